@@ -1,0 +1,22 @@
+# aftershock_proto_library(<target> <file.proto>): generates message and gRPC code next to the proto's
+# path in the build tree, so "#include "fixtures/targets/pseudonym/pseudonym.grpc.pb.h"" works.
+function(aftershock_proto_library target proto)
+  get_filename_component(abs "${proto}" ABSOLUTE)
+  file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${abs}")
+  get_filename_component(rel_dir "${rel}" DIRECTORY)
+  get_filename_component(stem "${rel}" NAME_WE)
+  set(out "${PROJECT_BINARY_DIR}/${rel_dir}")
+  set(srcs "${out}/${stem}.pb.cc" "${out}/${stem}.grpc.pb.cc")
+  set(hdrs "${out}/${stem}.pb.h" "${out}/${stem}.grpc.pb.h")
+  add_custom_command(
+    OUTPUT ${srcs} ${hdrs}
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${out}"
+    COMMAND ${PROTOC} -I "${PROJECT_SOURCE_DIR}" --cpp_out "${PROJECT_BINARY_DIR}"
+            --grpc_out "${PROJECT_BINARY_DIR}" --plugin=protoc-gen-grpc=${GRPC_CPP_PLUGIN} "${rel}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+    DEPENDS "${abs}"
+    COMMENT "protoc ${rel}")
+  add_library(${target} STATIC ${srcs})
+  target_compile_options(${target} PRIVATE -w)
+  target_link_libraries(${target} PUBLIC PkgConfig::GRPCPP PkgConfig::PROTOBUF)
+endfunction()

@@ -1,0 +1,45 @@
+#include "framework/common/call_code.h"
+
+#include <array>
+#include <charconv>
+
+namespace aftershock {
+namespace {
+
+constexpr std::array<std::string_view, 17> kGrpcNames = {
+    "OK",        "CANCELLED",         "UNKNOWN",          "INVALID_ARGUMENT",    "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+    "OUT_OF_RANGE", "UNIMPLEMENTED",     "INTERNAL",         "UNAVAILABLE",         "DATA_LOSS",
+    "UNAUTHENTICATED"};
+
+}  // namespace
+
+std::string CallCodeName(CallCode code) {
+  if (code >= 0 && code < static_cast<CallCode>(kGrpcNames.size())) return std::string(kGrpcNames[code]);
+  if (code >= 100 && code <= 599) return "HTTP_" + std::to_string(code);
+  switch (code) {
+    case kCodeShed: return "SHED";
+    case kCodeTransportError: return "TRANSPORT_ERROR";
+    case kCodeContractViolation: return "CONTRACT_VIOLATION";
+    default: return "CODE_" + std::to_string(code);
+  }
+}
+
+std::optional<CallCode> ParseCallCode(std::string_view text) {
+  for (std::size_t i = 0; i < kGrpcNames.size(); ++i) {
+    if (text == kGrpcNames[i]) return static_cast<CallCode>(i);
+  }
+  if (text == "SHED") return kCodeShed;
+  if (text == "TRANSPORT_ERROR") return kCodeTransportError;
+  if (text == "CONTRACT_VIOLATION") return kCodeContractViolation;
+  std::string_view digits = text;
+  if (digits.substr(0, 5) == "HTTP_") digits.remove_prefix(5);
+  CallCode value = 0;
+  const auto* end = digits.data() + digits.size();
+  auto [ptr, ec] = std::from_chars(digits.data(), end, value);
+  if (ec != std::errc() || ptr != end || digits.empty()) return std::nullopt;
+  if (text.substr(0, 5) == "HTTP_" && (value < 100 || value > 599)) return std::nullopt;
+  return value;
+}
+
+}  // namespace aftershock
