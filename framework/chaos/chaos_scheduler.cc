@@ -1,0 +1,132 @@
+#include "framework/chaos/chaos_scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace aftershock::chaos {
+namespace {
+
+struct Step {
+  Clock::time_point when;
+  std::size_t index;
+  bool apply;
+};
+
+}  // namespace
+
+ChaosScheduler::ChaosScheduler(RunClock clock, ChaosTimeline& timeline) : clock_(clock), timeline_(timeline) {}
+
+ChaosScheduler::~ChaosScheduler() { Abort(); }
+
+void ChaosScheduler::Start(std::vector<TimedFault> plan) {
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (!plan[i].fault) throw std::invalid_argument("chaos plan: step " + std::to_string(i) + " has no fault");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!plan[i].database || !plan[j].database) continue;
+      const auto a0 = plan[i].at, a1 = plan[i].at + plan[i].duration;
+      const auto b0 = plan[j].at, b1 = plan[j].at + plan[j].duration;
+      if (a0 < b1 && b0 < a1)
+        throw std::invalid_argument("chaos plan: database faults '" + plan[j].fault->name() + "' and '" +
+                                    plan[i].fault->name() + "' overlap; never two database faults at once");
+    }
+  }
+  plan_ = std::move(plan);
+  applied_.assign(plan_.size(), false);
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void ChaosScheduler::Loop() {
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    steps.push_back({clock_.start() + plan_[i].at, i, true});
+    if (plan_[i].duration.count() > 0) steps.push_back({clock_.start() + plan_[i].at + plan_[i].duration, i, false});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.when < b.when; });
+  for (const Step& step : steps) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_until(lock, step.when, [this] { return abort_; });
+      if (abort_) break;
+    }
+    Fault& fault = *plan_[step.index].fault;
+    try {
+      if (step.apply) {
+        timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          applied_[step.index] = plan_[step.index].duration.count() > 0;
+        }
+        fault.Apply();
+      } else {
+        bool was_applied;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          was_applied = applied_[step.index];
+          applied_[step.index] = false;
+        }
+        if (was_applied) {
+          fault.Revert();
+          timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
+        }
+      }
+    } catch (const std::exception& e) {
+      const std::string message =
+          std::string(step.apply ? "apply" : "revert") + " of fault '" + fault.name() + "' failed: " + e.what();
+      timeline_.Record(Clock::now(), "error", fault.name(), message);
+      std::lock_guard<std::mutex> lock(mu_);
+      errors_.push_back(message);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ = true;
+  cv_.notify_all();
+}
+
+void ChaosScheduler::RevertAllApplied() {
+  for (std::size_t i = plan_.size(); i-- > 0;) {
+    bool was_applied;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      was_applied = applied_[i];
+      applied_[i] = false;
+    }
+    if (!was_applied) continue;
+    try {
+      plan_[i].fault->Revert();
+      timeline_.Record(Clock::now(), "revert", plan_[i].fault->name(), plan_[i].fault->detail());
+    } catch (const std::exception& e) {
+      const std::string message = "revert of fault '" + plan_[i].fault->name() + "' failed: " + e.what();
+      timeline_.Record(Clock::now(), "error", plan_[i].fault->name(), message);
+      std::lock_guard<std::mutex> lock(mu_);
+      errors_.push_back(message);
+    }
+  }
+}
+
+void ChaosScheduler::Finish(std::chrono::milliseconds timeout) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (thread_.joinable()) cv_.wait_for(lock, timeout, [this] { return done_; });
+    abort_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+  RevertAllApplied();
+}
+
+void ChaosScheduler::Abort() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    abort_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+  RevertAllApplied();
+}
+
+std::vector<std::string> ChaosScheduler::errors() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return errors_;
+}
+
+}  // namespace aftershock::chaos

@@ -1,0 +1,72 @@
+// ChaosScheduler: applies and reverts faults on the run's clock, in its own thread.
+//
+// It shares the RunClock with the open-model runner, so every failure in the load timeline can be
+// attributed to the fault that caused it. Reverting is guaranteed: Finish() and the destructor revert
+// whatever is still applied (the destructor at once, e.g. when a scenario throws or is interrupted).
+// Faults of the same plan run one at a time in time order; a database fault never overlaps another
+// database fault (the plan is checked up front).
+//
+//   ChaosTimeline timeline(clock);
+//   ChaosScheduler chaos(clock, timeline);
+//   chaos.Start({{.at = 5s, .duration = 2s, .fault = stall}});
+//   runner.Run();
+//   chaos.Finish();          // waits for the plan's end (bounded), reverts leftovers, joins
+#ifndef AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
+#define AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "framework/chaos/chaos_timeline.h"
+#include "framework/chaos/fault.h"
+#include "framework/common/run_clock.h"
+
+namespace aftershock::chaos {
+
+struct TimedFault {
+  std::chrono::milliseconds at{0};        // from the run start
+  std::chrono::milliseconds duration{0};  // 0 = an instantaneous action (apply only, e.g. a kill)
+  std::shared_ptr<Fault> fault;
+  bool database = false;                  // never two database faults at once
+};
+
+class ChaosScheduler {
+ public:
+  ChaosScheduler(RunClock clock, ChaosTimeline& timeline);
+  ~ChaosScheduler();
+  ChaosScheduler(const ChaosScheduler&) = delete;
+  ChaosScheduler& operator=(const ChaosScheduler&) = delete;
+
+  // Throws std::invalid_argument when two database faults overlap or a fault is missing.
+  void Start(std::vector<TimedFault> plan);
+  // Waits until the plan has run (at most `timeout`), then reverts anything still applied and joins.
+  void Finish(std::chrono::milliseconds timeout = std::chrono::minutes(10));
+  // Reverts everything applied now and stops (used on interrupt and by the destructor).
+  void Abort();
+  // Apply/revert failures, one message each (also in the timeline as "error" events).
+  std::vector<std::string> errors() const;
+
+ private:
+  void Loop();
+  void RevertAllApplied();
+
+  RunClock clock_;
+  ChaosTimeline& timeline_;
+  std::vector<TimedFault> plan_;
+  std::vector<bool> applied_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool abort_ = false;
+  bool done_ = false;
+  std::vector<std::string> errors_;
+  std::thread thread_;
+};
+
+}  // namespace aftershock::chaos
+
+#endif  // AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_

@@ -1,0 +1,79 @@
+#include "framework/chaos/chaos_timeline.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace aftershock::chaos {
+namespace {
+
+// CSV cells are quoted only when they need it.
+std::string Cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+ChaosTimeline::ChaosTimeline(const ChaosTimeline& other) : clock_(other.clock_), events_(other.events()) {}
+
+ChaosTimeline& ChaosTimeline::operator=(const ChaosTimeline& other) {
+  if (this != &other) {
+    auto copy = other.events();
+    std::lock_guard<std::mutex> lock(mu_);
+    clock_ = other.clock_;
+    events_ = std::move(copy);
+  }
+  return *this;
+}
+
+void ChaosTimeline::Record(Clock::time_point at, std::string event, std::string fault, std::string detail) {
+  ChaosEvent e;
+  e.unix_ms = clock_.UnixMs(at);
+  e.seconds = std::round(std::chrono::duration<double>(clock_.Since(at)).count() * 1000.0) / 1000.0;
+  e.event = std::move(event);
+  e.fault = std::move(fault);
+  e.detail = std::move(detail);
+  std::lock_guard<std::mutex> lock(mu_);
+  events_.push_back(std::move(e));
+}
+
+std::vector<ChaosEvent> ChaosTimeline::events() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return events_;
+}
+
+std::vector<FaultSpan> ChaosTimeline::Spans(std::int64_t run_end_second) const {
+  std::vector<FaultSpan> spans;
+  std::map<std::string, std::size_t> open;
+  for (const ChaosEvent& e : events()) {
+    const auto second = static_cast<std::int64_t>(std::floor(e.seconds));
+    if (e.event == "apply") {
+      open[e.fault] = spans.size();
+      spans.push_back({e.fault, second, run_end_second});
+    } else if (e.event == "revert") {
+      auto it = open.find(e.fault);
+      if (it != open.end()) {
+        spans[it->second].end_second = second;
+        open.erase(it);
+      }
+    }
+  }
+  return spans;
+}
+
+std::size_t ChaosTimeline::WriteCsv(std::ostream& out) const {
+  out << "unix_ms,second,event,fault,detail\n";
+  std::size_t rows = 0;
+  char buf[32];
+  for (const ChaosEvent& e : events()) {
+    std::snprintf(buf, sizeof buf, "%.3f", e.seconds);
+    out << e.unix_ms << ',' << buf << ',' << Cell(e.event) << ',' << Cell(e.fault) << ',' << Cell(e.detail) << '\n';
+    ++rows;
+  }
+  return rows;
+}
+
+}  // namespace aftershock::chaos

@@ -1,0 +1,60 @@
+// ChaosTimeline: what the chaos scheduler did and when, on the run's clock.
+//
+// Written as chaos-timeline.csv next to load-timeline.csv; both carry unix_ms and second from the
+// same run start, so they join on time. Columns:
+//   unix_ms,second,event,fault,detail
+// where event is apply, revert or error. Thread-safe.
+//
+//   ChaosTimeline timeline(clock);
+//   timeline.Record(Clock::now(), "apply", "stall", "2000 ms");
+//   std::size_t rows = timeline.WriteCsv(std::cout);
+#ifndef AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_TIMELINE_H_
+#define AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_TIMELINE_H_
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "framework/common/run_clock.h"
+
+namespace aftershock::chaos {
+
+struct ChaosEvent {
+  std::int64_t unix_ms = 0;
+  double seconds = 0;  // since the run start, with millisecond precision
+  std::string event;   // apply | revert | error
+  std::string fault;
+  std::string detail;
+};
+
+// One fault's active span, in whole run seconds [begin, end] (for gates such as time-to-recover).
+struct FaultSpan {
+  std::string fault;
+  std::int64_t begin_second = 0;
+  std::int64_t end_second = 0;
+};
+
+class ChaosTimeline {
+ public:
+  explicit ChaosTimeline(RunClock clock = {}) : clock_(clock) {}
+  ChaosTimeline(const ChaosTimeline& other);
+  ChaosTimeline& operator=(const ChaosTimeline& other);
+
+  void Record(Clock::time_point at, std::string event, std::string fault, std::string detail = "");
+  std::vector<ChaosEvent> events() const;
+  // Pairs each apply with the next revert of the same fault; an unreverted fault ends at `run_end_second`.
+  std::vector<FaultSpan> Spans(std::int64_t run_end_second) const;
+  std::size_t WriteCsv(std::ostream& out) const;
+
+ private:
+  RunClock clock_;
+  mutable std::mutex mu_;
+  std::vector<ChaosEvent> events_;
+};
+
+}  // namespace aftershock::chaos
+
+#endif  // AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_TIMELINE_H_

@@ -1,0 +1,85 @@
+// GrpcUnaryWorkload: plugs any unary method of any generated gRPC stub into the open-model runner.
+//
+// Supply how to build a request for call n, how to start the call on the stub's callback API, and
+// what to do with the outcome (record the promise on success, the unknown on an indeterminate
+// failure). The runner does the rest: schedule, deadline, retries, timing.
+//
+//   GrpcUnaryWorkload<CreateRequest, Pseudonym> workload({
+//       .make_request = [](std::uint64_t n) { CreateRequest r; r.set_original_value(Fresh(n)); return r; },
+//       .start = [&](std::uint64_t n, grpc::ClientContext* ctx, const CreateRequest* req, Pseudonym* resp,
+//                    std::function<void(grpc::Status)> done) {
+//         stubs[n % stubs.size()]->async()->Create(ctx, req, resp, std::move(done));
+//       },
+//       .on_success = [&](const CreateRequest& req, const Pseudonym& resp, const FinalOutcome& o) {
+//         ledger.RecordAcknowledged({req.original_value(), resp.pseudonym_value(), UnixMs(o.completed)});
+//       },
+//   });
+#ifndef AFTERSHOCK_FRAMEWORK_LOAD_GRPC_UNARY_WORKLOAD_H_
+#define AFTERSHOCK_FRAMEWORK_LOAD_GRPC_UNARY_WORKLOAD_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "framework/load/workload.h"
+
+namespace aftershock::load {
+
+template <typename Request, typename Response>
+class GrpcUnaryWorkload : public Workload {
+ public:
+  struct Hooks {
+    std::function<Request(std::uint64_t sequence)> make_request;
+    std::function<void(std::uint64_t sequence, grpc::ClientContext*, const Request*, Response*,
+                       std::function<void(grpc::Status)>)>
+        start;
+    // Optional: may turn an OK into kCodeContractViolation (e.g. an empty pseudonym).
+    std::function<CallCode(const Request&, const Response&)> validate;
+    std::function<void(const Request&, const Response&, const FinalOutcome&)> on_success;
+    std::function<void(const Request&, const FinalOutcome&)> on_indeterminate;
+  };
+
+  explicit GrpcUnaryWorkload(Hooks hooks) : hooks_(std::move(hooks)) {}
+
+  std::unique_ptr<CallState> NewCall(std::uint64_t sequence) override {
+    auto state = std::make_unique<State>();
+    state->request = hooks_.make_request(sequence);
+    return state;
+  }
+
+  void Issue(CallState& call, const Attempt& attempt, AttemptDone done) override {
+    auto& state = static_cast<State&>(call);
+    state.context = std::make_unique<grpc::ClientContext>();
+    state.context->set_deadline(attempt.wall_deadline);
+    state.response.Clear();
+    hooks_.start(attempt.sequence, state.context.get(), &state.request, &state.response,
+                 [this, &state, done](grpc::Status status) {
+                   CallCode code = static_cast<CallCode>(status.error_code());
+                   if (code == kCodeOk && hooks_.validate) code = hooks_.validate(state.request, state.response);
+                   done(code);  // last: the state may be gone after this
+                 });
+  }
+
+  void OnFinal(CallState& call, const FinalOutcome& outcome) override {
+    auto& state = static_cast<State&>(call);
+    if (outcome.ok) {
+      if (hooks_.on_success) hooks_.on_success(state.request, state.response, outcome);
+    } else if (outcome.indeterminate && hooks_.on_indeterminate) {
+      hooks_.on_indeterminate(state.request, outcome);
+    }
+  }
+
+ private:
+  struct State : CallState {
+    Request request;
+    Response response;
+    std::unique_ptr<grpc::ClientContext> context;
+  };
+  Hooks hooks_;
+};
+
+}  // namespace aftershock::load
+
+#endif  // AFTERSHOCK_FRAMEWORK_LOAD_GRPC_UNARY_WORKLOAD_H_

@@ -1,0 +1,251 @@
+#include "framework/load/open_model_runner.h"
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace aftershock::load {
+
+struct InFlightCall {
+  std::uint64_t sequence = 0;
+  int attempt = 0;
+  std::int64_t second = 0;
+  Clock::time_point intended;
+  Clock::time_point deadline;
+  std::chrono::system_clock::time_point wall_deadline;
+  std::unique_ptr<CallState> state;
+};
+
+void AttemptDone::operator()(CallCode code) const { runner_->OnAttemptDone(call_, code); }
+
+namespace {
+
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto secs = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
+  return secs(usage.ru_utime) + secs(usage.ru_stime);
+}
+
+double Ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+}  // namespace
+
+OpenModelRunner::OpenModelRunner(Workload& workload, RunnerOptions options, RunClock clock)
+    : workload_(workload), options_(std::move(options)), clock_(clock), timeline_(clock), rng_(options_.seed) {}
+
+OpenModelRunner::~OpenModelRunner() { retry_timer_.Stop(); }
+
+RunnerProgress OpenModelRunner::Progress() const {
+  RunnerProgress p;
+  p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - clock_.start()).count();
+  p.total_seconds = options_.profile.TotalSeconds();
+  p.offered = offered_.load(std::memory_order_relaxed);
+  p.ok = ok_.load(std::memory_order_relaxed);
+  p.failed = failed_.load(std::memory_order_relaxed);
+  p.shed = shed_.load(std::memory_order_relaxed);
+  p.retries = retries_.load(std::memory_order_relaxed);
+  p.in_flight = in_flight_.load(std::memory_order_relaxed);
+  return p;
+}
+
+RunResult OpenModelRunner::Run() {
+  // A 1 us timer slack keeps sleep_until close to the schedule (the default is 50 us).
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  const double cpu_before = CpuSeconds();
+  const auto& stages = options_.profile.stages();
+  RunResult result;
+  RateProfile::Cursor cursor = options_.profile.Begin();
+  Arrival arrival;
+  std::uint64_t scheduled = 0, handled = 0;
+  Clock::time_point last_dispatch = clock_.start();
+  Clock::time_point last_deadline = clock_.start();
+  const auto start = clock_.start();
+  constexpr auto kPollSlice = std::chrono::milliseconds(100);
+
+  while (cursor.Next(arrival)) {
+    ++scheduled;
+    if (options_.stop_requested && options_.stop_requested()) {
+      result.interrupted = true;
+      break;
+    }
+    const Clock::time_point target = start + arrival.offset;
+    Clock::time_point now = Clock::now();
+    // Long gaps are slept in slices so an interrupt is seen within ~100 ms.
+    while (now < target) {
+      if (target - now > kPollSlice) {
+        std::this_thread::sleep_for(kPollSlice);
+        if (options_.stop_requested && options_.stop_requested()) break;
+      } else {
+        std::this_thread::sleep_until(target);
+      }
+      now = Clock::now();
+    }
+    if (now < target) {  // stopped while sleeping
+      result.interrupted = true;
+      break;
+    }
+    const auto lag = std::chrono::duration_cast<std::chrono::nanoseconds>(now - target);
+    lag_.Record(lag.count());
+    const std::int64_t second = arrival.offset.count() / 1'000'000'000;
+    const std::string& stage = stages[arrival.stage].name;
+    ++handled;
+    last_dispatch = now;
+    offered_.fetch_add(1, std::memory_order_relaxed);
+
+    if (in_flight_.load(std::memory_order_relaxed) >= options_.max_in_flight) {
+      shed_.fetch_add(1, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(timeline_mu_);
+      metrics::SecondBucket& b = timeline_.At(second);
+      if (b.stage.empty()) b.stage = stage;
+      ++b.offered;
+      ++b.shed;
+      ++b.failed_by_code[kCodeShed];
+      b.dispatch_lag.Record(lag.count());
+      continue;
+    }
+    {
+      std::lock_guard<std::mutex> lock(timeline_mu_);
+      metrics::SecondBucket& b = timeline_.At(second);
+      if (b.stage.empty()) b.stage = stage;
+      ++b.offered;
+      b.dispatch_lag.Record(lag.count());
+    }
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    auto* call = new InFlightCall;
+    call->sequence = arrival.sequence;
+    call->second = second;
+    call->intended = target;
+    // A real caller sets its deadline when it sends, so the deadline counts from the actual send.
+    call->deadline = now + options_.call_deadline;
+    call->wall_deadline = std::chrono::system_clock::now() + options_.call_deadline;
+    call->state = workload_.NewCall(arrival.sequence);
+    last_deadline = call->deadline;
+    IssueAttempt(call);
+  }
+
+  WaitForDrain(last_deadline);
+  retry_timer_.Stop();
+  const double cpu_after = CpuSeconds();
+
+  result.timeline = timeline_;
+  result.issued = handled - shed_.load();
+  result.ok = ok_.load();
+  result.failed = failed_.load();
+  result.shed = shed_.load();
+  result.retries = retries_.load();
+
+  metrics::GeneratorHealth& h = result.health;
+  h.scheduled = result.interrupted ? scheduled - 1 : scheduled;
+  h.dispatched = result.issued;
+  h.shed = result.shed;
+  h.schedule_seconds = options_.profile.TotalSeconds();
+  h.dispatch_seconds = std::chrono::duration<double>(last_dispatch - start).count();
+  h.offered_rate = h.schedule_seconds > 0 ? static_cast<double>(h.scheduled) / h.schedule_seconds : 0;
+  const double span = std::max(h.dispatch_seconds, h.schedule_seconds);
+  h.achieved_rate = span > 0 ? static_cast<double>(handled) / span : 0;
+  h.lag_p50_ms = Ms(lag_.ValueAtPercentile(50));
+  h.lag_p99_ms = Ms(lag_.ValueAtPercentile(99));
+  h.lag_max_ms = Ms(lag_.Max());
+  h.cpu_seconds = cpu_after - cpu_before;
+  std::string reason;
+  if (h.lag_p99_ms > options_.max_lag_p99_ms) {
+    reason = "dispatch lag p99 " + std::to_string(h.lag_p99_ms) + " ms exceeds " +
+             std::to_string(options_.max_lag_p99_ms) + " ms";
+  }
+  if (!result.interrupted && h.offered_rate > 0 && h.achieved_rate < options_.min_achieved_ratio * h.offered_rate) {
+    if (!reason.empty()) reason += "; ";
+    reason += "achieved " + std::to_string(h.achieved_rate) + "/s of " + std::to_string(h.offered_rate) +
+              "/s offered";
+  }
+  h.generator_limited = !reason.empty();
+  h.reason = reason;
+  return result;
+}
+
+void OpenModelRunner::IssueAttempt(InFlightCall* call) {
+  ++call->attempt;
+  Attempt attempt;
+  attempt.sequence = call->sequence;
+  attempt.number = call->attempt;
+  attempt.intended = call->intended;
+  attempt.deadline = call->deadline;
+  attempt.wall_deadline = call->wall_deadline;
+  workload_.Issue(*call->state, attempt, AttemptDone(this, call));
+}
+
+void OpenModelRunner::OnAttemptDone(InFlightCall* call, CallCode code) {
+  const Clock::time_point now = Clock::now();
+  const OutcomePolicy& policy = options_.policy;
+  if (!policy.is_success(code) && policy.retryable.count(code) != 0 && call->attempt < policy.max_attempts) {
+    auto backoff = policy.initial_backoff * (1 << std::min(call->attempt - 1, 16));
+    backoff = std::min<std::chrono::milliseconds>(backoff, policy.max_backoff);
+    double jitter;
+    {
+      std::lock_guard<std::mutex> lock(rng_mu_);
+      jitter = std::uniform_real_distribution<double>(0.5, 1.0)(rng_);
+    }
+    const auto wait = std::chrono::duration_cast<Clock::duration>(backoff * jitter);
+    if (now + wait < call->deadline) {
+      retries_.fetch_add(1, std::memory_order_relaxed);
+      {
+        std::lock_guard<std::mutex> lock(timeline_mu_);
+        ++timeline_.At(call->second).retries;
+      }
+      retry_timer_.Schedule(now + wait, [this, call] { IssueAttempt(call); });
+      return;
+    }
+  }
+  Finalize(call, code, now);
+}
+
+void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_point now) {
+  const OutcomePolicy& policy = options_.policy;
+  FinalOutcome outcome;
+  outcome.code = code;
+  outcome.ok = policy.is_success(code);
+  outcome.indeterminate = !outcome.ok && policy.indeterminate.count(code) != 0;
+  outcome.attempts = call->attempt;
+  outcome.intended = call->intended;
+  outcome.completed = now;
+  workload_.OnFinal(*call->state, outcome);
+  const std::int64_t latency = std::chrono::duration_cast<std::chrono::nanoseconds>(now - call->intended).count();
+  (outcome.ok ? ok_ : failed_).fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(timeline_mu_);
+    metrics::SecondBucket& b = timeline_.At(call->second);
+    b.latency.Record(latency);
+    if (outcome.ok) {
+      ++b.ok;
+      b.ok_latency.Record(latency);
+    } else {
+      ++b.failed;
+      ++b.failed_by_code[code];
+      if (outcome.indeterminate) ++b.indeterminate;
+    }
+  }
+  delete call;
+  // Decrement under the drain lock: once the waiter sees zero, this thread touches nothing more.
+  std::lock_guard<std::mutex> lock(drain_mu_);
+  if (in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1) drained_.notify_all();
+}
+
+void OpenModelRunner::WaitForDrain(Clock::time_point last_deadline) {
+  std::unique_lock<std::mutex> lock(drain_mu_);
+  const auto first_limit = std::max(last_deadline, Clock::now()) + options_.drain_grace;
+  if (drained_.wait_until(lock, first_limit, [this] { return in_flight_.load() == 0; })) return;
+  std::fprintf(stderr,
+               "aftershock: %lld calls still in flight %lld ms past their deadline: the workload must complete "
+               "every attempt (call AttemptDone exactly once); waiting up to 30 s more\n",
+               static_cast<long long>(in_flight_.load()), static_cast<long long>(options_.drain_grace.count()));
+  if (drained_.wait_for(lock, std::chrono::seconds(30), [this] { return in_flight_.load() == 0; })) return;
+  // Freeing the runner now would let those completions write to freed memory.
+  std::fprintf(stderr, "aftershock: calls never completed; aborting rather than corrupting results\n");
+  std::abort();
+}
+
+}  // namespace aftershock::load

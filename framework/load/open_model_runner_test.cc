@@ -1,0 +1,233 @@
+#include "framework/load/open_model_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "framework/load/internal/retry_timer.h"
+
+namespace aftershock::load {
+namespace {
+
+using std::chrono::milliseconds;
+
+// An in-process asynchronous service: answers each attempt on a timer thread, honouring the
+// deadline like gRPC does (DEADLINE_EXCEEDED when the answer would come too late).
+class FakeAsyncWorkload : public Workload {
+ public:
+  struct Answer {
+    milliseconds delay{1};
+    CallCode code = kCodeOk;
+  };
+  // Decides the answer of (sequence, attempt number, intended time offset).
+  using Script = std::function<Answer(std::uint64_t, int, Clock::duration)>;
+  FakeAsyncWorkload(RunClock clock, Script script) : clock_(clock), script_(std::move(script)) {}
+
+  std::unique_ptr<CallState> NewCall(std::uint64_t) override { return std::make_unique<CallState>(); }
+  void Issue(CallState&, const Attempt& attempt, AttemptDone done) override {
+    attempts_.fetch_add(1);
+    Answer a = script_(attempt.sequence, attempt.number, attempt.intended - clock_.start());
+    auto when = Clock::now() + a.delay;
+    if (when > attempt.deadline) {
+      when = attempt.deadline;
+      a.code = kCodeDeadlineExceeded;
+    }
+    timer_.Schedule(when, [done, code = a.code] { done(code); });
+  }
+  void OnFinal(CallState&, const FinalOutcome& outcome) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (outcome.ok) ++finals_ok_;
+    if (outcome.indeterminate) ++finals_indeterminate_;
+  }
+
+  std::atomic<int> attempts_{0};
+  std::mutex mu_;
+  int finals_ok_ = 0, finals_indeterminate_ = 0;
+
+ private:
+  RunClock clock_;
+  Script script_;
+  internal::RetryTimer timer_;
+};
+
+RunnerOptions Options(double rate, double seconds) {
+  RunnerOptions o;
+  o.profile = RateProfile::Constant(rate, seconds);
+  o.call_deadline = milliseconds(1000);
+  o.max_in_flight = 10000;
+  return o;
+}
+
+TEST(OpenModelRunnerTest, HealthyServiceGetsEveryArrivalOnSchedule) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  OpenModelRunner runner(w, Options(200, 2), clock);
+  RunResult r = runner.Run();
+  ASSERT_EQ(r.timeline.seconds().size(), 2u);
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 200u);
+  EXPECT_EQ(r.timeline.seconds()[1].offered, 200u);
+  EXPECT_EQ(r.ok, 400u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.timeline.seconds()[0].stage, "load");
+  EXPECT_EQ(r.health.scheduled, 400u);
+  EXPECT_EQ(r.health.dispatched, 400u);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_EQ(w.finals_ok_, 400);
+}
+
+TEST(OpenModelRunnerTest, StallKeepsOfferedLoadFlatAndLandsInLatencyOfItsSeconds) {
+  RunClock clock = RunClock::StartNow();
+  // Calls intended in [1 s, 1.5 s) are held until 2.5 s: a 1.5 s stall.
+  FakeAsyncWorkload w(clock, [&](auto, int, Clock::duration at) {
+    if (at >= std::chrono::seconds(1) && at < milliseconds(1500)) {
+      auto release = clock.start() + milliseconds(2500);
+      return FakeAsyncWorkload::Answer{std::chrono::duration_cast<milliseconds>(release - Clock::now()), kCodeOk};
+    }
+    return FakeAsyncWorkload::Answer{};
+  });
+  RunnerOptions o = Options(100, 3);
+  o.call_deadline = milliseconds(5000);
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  ASSERT_EQ(r.timeline.seconds().size(), 3u);
+  for (const auto& b : r.timeline.seconds()) EXPECT_EQ(b.offered, 100u);  // open model: flat
+  const auto& stalled = r.timeline.seconds()[1];
+  EXPECT_GE(stalled.latency.Max(), 1'400'000'000);  // the first stalled call waited ~1.5 s
+  EXPECT_GE(stalled.latency.ValueAtPercentile(99), 1'000'000'000);
+  EXPECT_LT(r.timeline.seconds()[0].latency.Max(), 500'000'000);
+  EXPECT_EQ(r.ok, 300u);
+}
+
+TEST(OpenModelRunnerTest, StallLongerThanTheDeadlineGivesFailuresNotSlowOks) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, Clock::duration at) {
+    if (at >= milliseconds(500)) return FakeAsyncWorkload::Answer{milliseconds(20000), kCodeOk};
+    return FakeAsyncWorkload::Answer{};
+  });
+  RunnerOptions o = Options(50, 2);
+  o.call_deadline = milliseconds(300);
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.ok, 25u);
+  EXPECT_EQ(r.failed, 75u);
+  EXPECT_EQ(r.timeline.seconds()[1].failed_by_code.at(kCodeDeadlineExceeded), 50u);
+  EXPECT_EQ(r.timeline.seconds()[1].indeterminate, 50u);
+  EXPECT_EQ(r.timeline.seconds()[1].ok, 0u);
+  EXPECT_EQ(w.finals_indeterminate_, 75);
+}
+
+TEST(OpenModelRunnerTest, InternalIsNeverRetriedByDefault) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{milliseconds(1), kCodeInternal}; });
+  OpenModelRunner runner(w, Options(100, 1), clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.failed, 100u);
+  EXPECT_EQ(r.retries, 0u);
+  EXPECT_EQ(w.attempts_.load(), 100);
+  EXPECT_EQ(r.timeline.seconds()[0].failed_by_code.at(kCodeInternal), 100u);
+  EXPECT_EQ(r.timeline.seconds()[0].indeterminate, 0u);  // INTERNAL is a definite failure
+}
+
+TEST(OpenModelRunnerTest, UnavailableIsRetriedWithinTheDeadline) {
+  RunClock clock = RunClock::StartNow();
+  // First two attempts UNAVAILABLE, third OK.
+  FakeAsyncWorkload w(clock, [](auto, int attempt, auto) {
+    return FakeAsyncWorkload::Answer{milliseconds(1), attempt < 3 ? kCodeUnavailable : kCodeOk};
+  });
+  OpenModelRunner runner(w, Options(100, 1), clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.ok, 100u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.retries, 200u);
+  EXPECT_EQ(r.timeline.seconds()[0].retries, 200u);
+  EXPECT_EQ(w.attempts_.load(), 300);
+}
+
+TEST(OpenModelRunnerTest, RetriesStopAtTheDeadline) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{milliseconds(30), kCodeUnavailable}; });
+  RunnerOptions o = Options(20, 1);
+  o.call_deadline = milliseconds(200);
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.ok, 0u);
+  EXPECT_EQ(r.failed, 20u);
+  // The last attempt either came back UNAVAILABLE or ran into the deadline.
+  const auto& codes = r.timeline.seconds()[0].failed_by_code;
+  const auto count = [&](CallCode c) { return codes.count(c) ? codes.at(c) : 0; };
+  EXPECT_EQ(count(kCodeUnavailable) + count(kCodeDeadlineExceeded), 20u);
+  EXPECT_EQ(count(kCodeInternal), 0u);
+  EXPECT_GT(r.retries, 20u);  // at least one retry each fits in 200 ms
+  EXPECT_LT(w.attempts_.load(), 20 * 8);
+  // Latency of a failed call is bounded by the deadline (plus scheduling slack).
+  EXPECT_LT(r.timeline.seconds()[0].latency.Max(), 700'000'000);
+}
+
+TEST(OpenModelRunnerTest, FullInFlightCeilingShedsArrivalsAndCountsThem) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{milliseconds(800), kCodeOk}; });
+  RunnerOptions o = Options(100, 1);
+  o.max_in_flight = 10;
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 100u);
+  EXPECT_EQ(r.ok + r.shed, 100u);
+  EXPECT_GE(r.shed, 80u);
+  EXPECT_EQ(r.timeline.seconds()[0].shed, r.shed);
+  EXPECT_EQ(r.timeline.seconds()[0].failed_by_code.at(kCodeShed), r.shed);
+  EXPECT_EQ(r.health.shed, r.shed);
+}
+
+TEST(OpenModelRunnerTest, LateDispatcherIssuesEveryArrivalAndRecordsTheLag) {
+  RunClock clock = RunClock::StartNow();
+  class SlowStart : public FakeAsyncWorkload {
+   public:
+    using FakeAsyncWorkload::FakeAsyncWorkload;
+    std::unique_ptr<CallState> NewCall(std::uint64_t n) override {
+      if (n == 10) std::this_thread::sleep_for(milliseconds(300));  // the generator falls behind once
+      return FakeAsyncWorkload::NewCall(n);
+    }
+  } w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  RunnerOptions o = Options(100, 1);
+  o.max_lag_p99_ms = 50;
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 100u);  // never skipped, never merged
+  EXPECT_EQ(r.ok, 100u);
+  EXPECT_GE(r.timeline.seconds()[0].dispatch_lag.Max(), 200'000'000);
+  EXPECT_GE(r.health.lag_max_ms, 200);
+  EXPECT_TRUE(r.health.generator_limited);
+  EXPECT_NE(r.health.reason.find("dispatch lag p99"), std::string::npos) << r.health.reason;
+}
+
+TEST(OpenModelRunnerTest, HealthyRunIsNotGeneratorLimited) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  RunnerOptions o = Options(500, 1);
+  o.max_lag_p99_ms = 50;  // generous: the machine is shared
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_FALSE(r.health.generator_limited) << r.health.reason;
+  EXPECT_NEAR(r.health.achieved_rate, 500, 50);
+  EXPECT_DOUBLE_EQ(r.health.offered_rate, 500);
+}
+
+TEST(OpenModelRunnerTest, StopRequestEndsDispatchEarly) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  RunnerOptions o = Options(10, 30);
+  o.stop_requested = [&] { return Clock::now() - clock.start() > milliseconds(500); };
+  OpenModelRunner runner(w, o, clock);
+  const auto t0 = Clock::now();
+  RunResult r = runner.Run();
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(10));
+  EXPECT_GE(r.ok, 5u);
+  EXPECT_LE(r.ok, 7u);
+}
+
+}  // namespace
+}  // namespace aftershock::load

@@ -1,0 +1,98 @@
+// Workload: what the open-model runner drives. Users plug their own service in here.
+//
+// A workload turns one arrival into one logical call: it makes the per-call state (the request,
+// e.g. a fresh original value), issues attempts without blocking, and hears the final outcome, at
+// which point it records the promise the service made (or that the outcome is unknown). The runner
+// owns everything else: schedule, in-flight ceiling, deadline, retries, timing and timelines.
+//
+//   class MyWorkload : public Workload {
+//     std::unique_ptr<CallState> NewCall(std::uint64_t sequence) override { ... }
+//     void Issue(CallState& call, const Attempt& attempt, AttemptDone done) override {
+//       // start an async call with deadline attempt.deadline; on completion: done(code)
+//     }
+//     void OnFinal(CallState& call, const FinalOutcome& outcome) override {
+//       if (outcome.ok) ledger.RecordAcknowledged(...);
+//     }
+//   };
+//
+// See framework/load/grpc_unary_workload.h for a ready-made adapter to any generated gRPC stub.
+#ifndef AFTERSHOCK_FRAMEWORK_LOAD_WORKLOAD_H_
+#define AFTERSHOCK_FRAMEWORK_LOAD_WORKLOAD_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+
+#include "framework/common/call_code.h"
+#include "framework/common/run_clock.h"
+
+namespace aftershock::load {
+
+// Per-call state owned by the runner for the call's whole life (all attempts). Workloads derive.
+struct CallState {
+  virtual ~CallState() = default;
+};
+
+struct Attempt {
+  std::uint64_t sequence = 0;
+  int number = 1;                  // 1 for the first attempt
+  Clock::time_point intended;      // the schedule's send time of the call (not of this attempt)
+  Clock::time_point deadline;      // absolute: every attempt of a call shares the call's deadline
+  std::chrono::system_clock::time_point wall_deadline;  // the same deadline on the system clock (for gRPC)
+};
+
+class OpenModelRunner;
+struct InFlightCall;
+
+// Completion handle for one attempt; call exactly once, from any thread. Cheap to copy.
+class AttemptDone {
+ public:
+  AttemptDone() = default;
+  void operator()(CallCode code) const;
+
+ private:
+  friend class OpenModelRunner;
+  AttemptDone(OpenModelRunner* runner, InFlightCall* call) : runner_(runner), call_(call) {}
+  OpenModelRunner* runner_ = nullptr;
+  InFlightCall* call_ = nullptr;
+};
+
+struct FinalOutcome {
+  CallCode code = kCodeOk;
+  bool ok = false;
+  bool indeterminate = false;      // the service may or may not have acted on it (deadline, UNAVAILABLE, ...)
+  int attempts = 0;
+  Clock::time_point intended;
+  Clock::time_point completed;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Called on the dispatcher thread for every arrival that is issued; keep it cheap.
+  virtual std::unique_ptr<CallState> NewCall(std::uint64_t sequence) = 0;
+  // Start one attempt; must not block; `done` is called exactly once, and is the last thing the
+  // attempt touches: the call's state may be destroyed inside it.
+  virtual void Issue(CallState& call, const Attempt& attempt, AttemptDone done) = 0;
+  // Called once per issued call with the final outcome, before its state is destroyed.
+  virtual void OnFinal(CallState& call, const FinalOutcome& outcome) { (void)call; (void)outcome; }
+};
+
+// How outcomes are classified. Defaults follow the seed's measurement traps: retry UNAVAILABLE
+// only (INTERNAL is how a genuine server failure surfaces; retrying it would hide it).
+struct OutcomePolicy {
+  std::function<bool(CallCode)> is_success = [](CallCode c) { return c == kCodeOk; };
+  std::set<CallCode> retryable = {kCodeUnavailable};
+  // Failures after which the service may still have committed the work.
+  std::set<CallCode> indeterminate = {kCodeDeadlineExceeded, kCodeUnavailable, kCodeCancelled, kCodeUnknown,
+                                      kCodeTransportError};
+  int max_attempts = 10;
+  std::chrono::milliseconds initial_backoff{20};
+  std::chrono::milliseconds max_backoff{200};
+};
+
+}  // namespace aftershock::load
+
+#endif  // AFTERSHOCK_FRAMEWORK_LOAD_WORKLOAD_H_

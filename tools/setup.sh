@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what aftershock needs to build and run, from Debian packages. Idempotent and quick when
+# everything is present: it only calls apt-get for packages that are missing.
+#
+#   tools/setup.sh            # build + test dependencies
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
+  libboost-dev libyaml-cpp-dev librange-v3-dev nlohmann-json3-dev libpq-dev
+  # the embedded cluster and the alert chain: real parts, as users run them
+  postgresql-15 postgresql-client-15 patroni etcd-server etcd-client
+  prometheus prometheus-alertmanager
+  # peers for benchmarks
+  nghttp2-client wrk
+  procps iproute2
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  sudo=sudo
+else
+  sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Debian's packages may try to start services (etcd, prometheus); they are started by aftershock's own
+# code instead, so keep the package scripts from starting anything.
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee $policy >/dev/null
+  $sudo chmod +x $policy
+  created_policy=1
+fi
+trap '[[ $created_policy == 1 ]] && $sudo rm -f $policy' EXIT
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"
