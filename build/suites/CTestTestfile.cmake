@@ -1,7 +1,0 @@
-# CMake generated Testfile for 
-# Source directory: /work/main/suites
-# Build directory: /work/main/build/suites
-# 
-# This file includes the relevant testing commands required for 
-# testing this directory and lists subdirectories to be tested as well.
-subdirs("example")
