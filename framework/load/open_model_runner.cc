@@ -222,6 +222,7 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
     if (outcome.ok) {
       ++b.ok;
       b.ok_latency.Record(latency);
+      ++timeline_.At(std::max<std::int64_t>(0, clock_.SecondOf(now))).ok_completed;
     } else {
       ++b.failed;
       ++b.failed_by_code[code];

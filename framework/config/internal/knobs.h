@@ -1,0 +1,83 @@
+// The table of scenario knobs: manifest key, environment variable, value kind and bound. One table so
+// that the manifest parser, the environment check and the messages that list known names agree.
+#ifndef AFTERSHOCK_FRAMEWORK_CONFIG_INTERNAL_KNOBS_H_
+#define AFTERSHOCK_FRAMEWORK_CONFIG_INTERNAL_KNOBS_H_
+
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "framework/config/scenario_config.h"
+
+namespace aftershock::config::internal {
+
+enum class ValueKind { kNumber, kDuration, kInteger };
+enum class Bound { kPositive, kNonNegative };  // for integers kPositive means >= 1
+
+struct KnobSpec {
+  std::string_view name;  // manifest key
+  std::string_view env;   // environment variable
+  ValueKind kind;
+  Bound bound;
+};
+
+enum KnobIndex : std::size_t {
+  kRatePerSecond,
+  kLoadSeconds,
+  kSettleSeconds,
+  kCallDeadlineSeconds,
+  kMaxInFlight,
+  kLedgerCapacity,
+  kMaxOutageSeconds,
+  kMaxUnavailableSeconds,
+  kMaxRecoverySeconds,
+  kVerifyConcurrency,
+  kTimeoutSeconds,
+};
+
+inline constexpr KnobSpec kKnobs[] = {
+    {"rate_per_second", "RESILIENCE_RATE_PER_SECOND", ValueKind::kNumber, Bound::kPositive},
+    {"load_seconds", "RESILIENCE_LOAD_SECONDS", ValueKind::kDuration, Bound::kPositive},
+    {"settle_seconds", "RESILIENCE_SETTLE_SECONDS", ValueKind::kDuration, Bound::kNonNegative},
+    {"call_deadline_seconds", "RESILIENCE_CALL_DEADLINE_SECONDS", ValueKind::kDuration,
+     Bound::kPositive},
+    {"max_in_flight", "RESILIENCE_MAX_IN_FLIGHT", ValueKind::kInteger, Bound::kPositive},
+    {"ledger_capacity", "RESILIENCE_LEDGER_CAPACITY", ValueKind::kInteger, Bound::kPositive},
+    {"max_outage_seconds", "RESILIENCE_MAX_OUTAGE_SECONDS", ValueKind::kDuration,
+     Bound::kNonNegative},
+    {"max_unavailable_seconds", "RESILIENCE_MAX_UNAVAILABLE_SECONDS", ValueKind::kDuration,
+     Bound::kNonNegative},
+    {"max_recovery_seconds", "RESILIENCE_MAX_RECOVERY_SECONDS", ValueKind::kDuration,
+     Bound::kNonNegative},
+    {"verify_concurrency", "RESILIENCE_VERIFY_CONCURRENCY", ValueKind::kInteger, Bound::kPositive},
+    {"timeout_seconds", "RESILIENCE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kPositive},
+};
+inline constexpr std::size_t kKnobCount = std::size(kKnobs);
+
+// Environment variables that are known but are not scenario knobs; the config layer validates them and
+// leaves their use to others (gtest main, artifacts writer, progress reporter).
+inline constexpr std::string_view kScenariosVariable = "RESILIENCE_SCENARIOS";
+inline constexpr std::string_view kArtifactsDirVariable = "RESILIENCE_ARTIFACTS_DIR";
+inline constexpr std::string_view kProgressSecondsVariable = "RESILIENCE_PROGRESS_SECONDS";
+
+// nullptr when `name` is not a knob.
+const KnobSpec* FindKnob(std::string_view name);
+
+// The value of `text` read as `spec` says, or a problem phrased to follow the value:
+// "is not a duration (expected ...)", "is not an integer", "must be > 0", ...
+struct ParsedKnob {
+  std::optional<double> value;
+  std::string problem;  // set when !value
+};
+ParsedKnob ParseKnob(const KnobSpec& spec, std::string_view text);
+// Same check for a number read elsewhere (profile stages): kind of the text, then the bound.
+ParsedKnob ParseValue(ValueKind kind, Bound bound, std::string_view text);
+
+// Stores `value` (already checked) into the field of `config` that knob `index` names.
+void SetKnob(ScenarioConfig& config, std::size_t index, double value);
+
+}  // namespace aftershock::config::internal
+
+#endif  // AFTERSHOCK_FRAMEWORK_CONFIG_INTERNAL_KNOBS_H_

@@ -1,0 +1,55 @@
+// ScenarioConfig: everything one scenario runs with, fully resolved (defaults < scenario override <
+// RESILIENCE_* environment) and validated. Produced by LoadSetManifest (set_manifest.h); a scenario
+// test reads it and never parses anything itself.
+//
+//   const ScenarioConfig& c = *manifest.FindByTest("ExampleSuite.DISABLED_StallBurst");
+//   runner.Run(c.profile, c.call_deadline_seconds, c.max_in_flight);
+//   double stall_at = c.params.GetDuration("stall_at_seconds");
+//
+// `profile` is never empty: without a `profile:` entry it is one constant stage "load" of
+// rate_per_second for load_seconds. With an explicit profile, load_seconds is the sum of its stage
+// durations, and rate_per_second is the configured knob (or, when no knob is given anywhere, the
+// profile's peak rate); environment scaling of profiles is described in set_manifest.h.
+#ifndef AFTERSHOCK_FRAMEWORK_CONFIG_SCENARIO_CONFIG_H_
+#define AFTERSHOCK_FRAMEWORK_CONFIG_SCENARIO_CONFIG_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "framework/config/scenario_params.h"
+#include "framework/load/stage_spec.h"
+
+namespace aftershock::config {
+
+struct ScenarioConfig {
+  std::string set;          // the set manifest's name, e.g. "pr"
+  std::string name;         // [a-z0-9-]+, unique within the set
+  std::string test;         // gtest full name "Suite.Name"
+  std::string description;  // may be empty
+
+  double rate_per_second = 0;        // > 0, arrivals per second
+  double load_seconds = 0;           // > 0
+  double settle_seconds = 0;         // >= 0, quiet period before verification
+  double call_deadline_seconds = 0;  // > 0
+  int max_in_flight = 0;             // >= 1
+  std::size_t ledger_capacity = 0;   // >= 1
+  double max_outage_seconds = 0;       // >= 0, gate: longest run without success
+  double max_unavailable_seconds = 0;  // >= 0, gate: failure-equivalent seconds
+  double max_recovery_seconds = 0;     // >= 0, gate: time to recover after a fault
+  int verify_concurrency = 0;          // >= 1
+  double timeout_seconds = 0;          // > 0, the ctest timeout of this scenario
+
+  std::vector<aftershock::load::StageSpec> profile;  // never empty
+  ScenarioParams params;
+  std::string source;  // "file:line" of the scenario entry
+
+  // The highest rate any stage reaches (arrivals per second).
+  double PeakRate() const;
+  // The sum of the stage durations.
+  double ProfileSeconds() const;
+};
+
+}  // namespace aftershock::config
+
+#endif  // AFTERSHOCK_FRAMEWORK_CONFIG_SCENARIO_CONFIG_H_

@@ -1,0 +1,380 @@
+// Structure, knob and profile validation of set manifests (environment: set_manifest_env_test.cc).
+#include "framework/config/set_manifest.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "framework/config/internal/manifest_test_util.h"
+
+namespace aftershock::config {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using testing::ErrorOf;
+using testing::kBaseline;
+using testing::kHead;
+using testing::kPath;
+using testing::Manifest;
+using testing::Replaced;
+
+SetManifest Parse(const std::string& yaml) { return ParseSetManifest(yaml, kPath, Environment()); }
+
+TEST(SetManifestTest, ParsesDefaultsIntoEveryField) {
+  const SetManifest set = Parse(Manifest(kBaseline));
+  EXPECT_EQ(set.name, "pr");
+  EXPECT_EQ(set.path, kPath);
+  ASSERT_EQ(set.scenarios.size(), 1u);
+  const ScenarioConfig& c = set.scenarios[0];
+  EXPECT_EQ(c.set, "pr");
+  EXPECT_EQ(c.name, "baseline");
+  EXPECT_EQ(c.test, "PrSuite.DISABLED_Baseline");
+  EXPECT_EQ(c.description, "");
+  EXPECT_EQ(c.rate_per_second, 100);
+  EXPECT_EQ(c.load_seconds, 10);
+  EXPECT_EQ(c.settle_seconds, 1);
+  EXPECT_EQ(c.call_deadline_seconds, 2);
+  EXPECT_EQ(c.max_in_flight, 500);
+  EXPECT_EQ(c.ledger_capacity, 1000u);
+  EXPECT_EQ(c.max_outage_seconds, 5);
+  EXPECT_EQ(c.max_unavailable_seconds, 8);
+  EXPECT_EQ(c.max_recovery_seconds, 9);
+  EXPECT_EQ(c.verify_concurrency, 4);
+  EXPECT_EQ(c.timeout_seconds, 60);
+  EXPECT_EQ(c.source, "manifests/sets/pr.yaml:15");
+  EXPECT_TRUE(c.params.Keys().empty());
+}
+
+TEST(SetManifestTest, DefaultProfileIsOneConstantStage) {
+  const ScenarioConfig c = Parse(Manifest(kBaseline)).scenarios[0];
+  ASSERT_EQ(c.profile.size(), 1u);
+  EXPECT_EQ(c.profile[0].name, "load");
+  EXPECT_EQ(c.profile[0].kind, load::StageKind::kConstant);
+  EXPECT_EQ(c.profile[0].rate_from, 100);
+  EXPECT_EQ(c.profile[0].duration_seconds, 10);
+  EXPECT_EQ(c.PeakRate(), 100);
+  EXPECT_EQ(c.ProfileSeconds(), 10);
+}
+
+TEST(SetManifestTest, ScenarioOverridesDefaults) {
+  const SetManifest set = Parse(Manifest(std::string(kBaseline) + R"(    load_seconds: 2m
+    max_in_flight: 7
+    timeout_seconds: 5m
+    description: longer
+  - name: other
+    test: PrSuite.DISABLED_Other
+)"));
+  EXPECT_EQ(set.scenarios[0].load_seconds, 120);
+  EXPECT_EQ(set.scenarios[0].max_in_flight, 7);
+  EXPECT_EQ(set.scenarios[0].description, "longer");
+  EXPECT_EQ(set.scenarios[0].profile[0].duration_seconds, 120);
+  EXPECT_EQ(set.scenarios[1].load_seconds, 10);
+  EXPECT_EQ(set.scenarios[1].source, "manifests/sets/pr.yaml:21");
+  EXPECT_EQ(set.Find("other"), &set.scenarios[1]);
+  EXPECT_EQ(set.FindByTest("PrSuite.DISABLED_Baseline"), &set.scenarios[0]);
+  EXPECT_EQ(set.Find("nope"), nullptr);
+  EXPECT_EQ(set.FindByTest("PrSuite.Baseline"), nullptr);
+}
+
+TEST(SetManifestTest, EveryKnobMayComeFromTheScenarioAlone) {
+  const std::string yaml = R"(set: pr
+scenarios:
+  - name: solo
+    test: S.T
+    rate_per_second: 5
+    load_seconds: 500ms
+    settle_seconds: 0
+    call_deadline_seconds: 100ms
+    max_in_flight: 1
+    ledger_capacity: 1
+    max_outage_seconds: 0
+    max_unavailable_seconds: 0
+    max_recovery_seconds: 0
+    verify_concurrency: 1
+    timeout_seconds: 1
+)";
+  const ScenarioConfig c = Parse(yaml).scenarios[0];
+  EXPECT_EQ(c.load_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(c.call_deadline_seconds, 0.1);
+  EXPECT_EQ(c.settle_seconds, 0);
+}
+
+// --- keys -----------------------------------------------------------------------------------------
+
+TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
+  const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
+  EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
+                                "description, profile, params, rate_per_second, load_seconds,"));
+  EXPECT_THAT(error, HasSubstr("timeout_seconds); did you mean 'load_seconds'?"));
+}
+
+TEST(SetManifestTest, UnknownKeyInDefaults) {
+  EXPECT_THAT(ErrorOf(Replaced(Manifest(kBaseline), "  verify_concurrency: 4\n", "  verify_concurency: 4\n")),
+              StartsWith("manifests/sets/pr.yaml:12: key 'verify_concurency' is not known (known: "
+                         "rate_per_second, load_seconds,"));
+}
+
+TEST(SetManifestTest, UnknownTopLevelKey) {
+  EXPECT_EQ(ErrorOf(Manifest(kBaseline) + "sceanrios: []\n"),
+            "manifests/sets/pr.yaml:17: key 'sceanrios' is not known (known: set, description, defaults, "
+            "scenarios); did you mean 'scenarios'?");
+}
+
+TEST(SetManifestTest, DuplicateKey) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_in_flight: 3\n    max_in_flight: 4\n")),
+            "manifests/sets/pr.yaml:18: key 'max_in_flight' appears twice in scenario 'baseline' (first at line 17)");
+}
+
+TEST(SetManifestTest, MissingRequiredKeys) {
+  EXPECT_EQ(ErrorOf("scenarios: []\n"), "manifests/sets/pr.yaml:1: the manifest has no key 'set' (required)");
+  EXPECT_EQ(ErrorOf("set: pr\n"), "manifests/sets/pr.yaml:1: the manifest has no key 'scenarios' (required)");
+  EXPECT_EQ(ErrorOf(Manifest("  - name: baseline\n")),
+            "manifests/sets/pr.yaml:15: scenario 'baseline' has no key 'test' (required)");
+  EXPECT_EQ(ErrorOf(Manifest("  - test: S.T\n")),
+            "manifests/sets/pr.yaml:15: scenario 1 has no key 'name' (required)");
+}
+
+TEST(SetManifestTest, SetMustMatchFileStem) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "set: pr", "set: weekly")),
+            "manifests/sets/pr.yaml:1: key 'set': 'weekly' does not match the file name (expected 'pr')");
+}
+
+TEST(SetManifestTest, ScenarioNameAndTestForm) {
+  EXPECT_THAT(ErrorOf(Manifest("  - name: Primary_Kill\n    test: S.T\n")),
+              StartsWith("manifests/sets/pr.yaml:15: key 'name': 'Primary_Kill' is not a scenario name "
+                         "(expected [a-z0-9-]+"));
+  EXPECT_THAT(ErrorOf(Manifest("  - name: a\n    test: JustAName\n")),
+              StartsWith("manifests/sets/pr.yaml:16: key 'test': 'JustAName' is not a gtest full name"));
+  EXPECT_THAT(ErrorOf(Manifest("  - name: a\n    test: A.B.C\n")), HasSubstr(":16: key 'test': 'A.B.C'"));
+  EXPECT_EQ(ErrorOf(Manifest("  - name: a\n    test: Suite/0.Name/1\n")), "<no error>");
+}
+
+TEST(SetManifestTest, DuplicateScenarioNamesAndTests) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "  - name: baseline\n    test: S.T\n")),
+            "manifests/sets/pr.yaml:17: key 'name': scenario 'baseline' appears twice (first at "
+            "manifests/sets/pr.yaml:15)");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "  - name: b\n    test: PrSuite.DISABLED_Baseline\n")),
+            "manifests/sets/pr.yaml:18: key 'test': test 'PrSuite.DISABLED_Baseline' is already used by "
+            "scenario 'baseline' (manifests/sets/pr.yaml:15)");
+}
+
+// --- shapes ---------------------------------------------------------------------------------------
+
+TEST(SetManifestTest, ScalarWhereMapExpected) {
+  EXPECT_EQ(ErrorOf("set: pr\ndefaults: 5\nscenarios: []\n"),
+            "manifests/sets/pr.yaml:2: defaults must be a map, found a scalar");
+  EXPECT_EQ(ErrorOf(Manifest("  - baseline\n")), "manifests/sets/pr.yaml:15: scenario 1 must be a map, found a scalar");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    params: 4\n")),
+            "manifests/sets/pr.yaml:17: params of scenario 'baseline' must be a map, found a scalar");
+  EXPECT_EQ(ErrorOf("- a\n- b\n"), "manifests/sets/pr.yaml:1: the manifest must be a map, found a list");
+}
+
+TEST(SetManifestTest, MapWhereNumberExpected) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    rate_per_second: {a: 1}\n")),
+            "manifests/sets/pr.yaml:17: key 'rate_per_second': expected a number, found a map");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    load_seconds: [1, 2]\n")),
+            "manifests/sets/pr.yaml:17: key 'load_seconds': expected a duration, found a list");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_in_flight:\n")),
+            "manifests/sets/pr.yaml:17: key 'max_in_flight': expected an integer, found nothing");
+}
+
+TEST(SetManifestTest, ScenariosMustBeANonEmptyList) {
+  EXPECT_EQ(ErrorOf("set: pr\nscenarios: {}\n"),
+            "manifests/sets/pr.yaml:2: key 'scenarios': expected a list of scenarios, found a map");
+  EXPECT_EQ(ErrorOf("set: pr\nscenarios: []\n"),
+            "manifests/sets/pr.yaml:2: key 'scenarios': the list is empty (a set runs at least one scenario)");
+}
+
+TEST(SetManifestTest, YamlSyntaxErrorHasFileAndLine) {
+  EXPECT_THAT(ErrorOf("set: pr\nscenarios:\n  - name: [a, b\n"), StartsWith("manifests/sets/pr.yaml:"));
+  EXPECT_THAT(ErrorOf("set: pr\nscenarios:\n  - name: [a, b\n"), HasSubstr(": YAML syntax error: "));
+  EXPECT_THAT(ErrorOf("set: pr\n  bad: indent\n"), StartsWith("manifests/sets/pr.yaml:2: YAML syntax error: "));
+}
+
+TEST(SetManifestTest, EmptyAndMultiDocumentManifests) {
+  EXPECT_EQ(ErrorOf(""), "manifests/sets/pr.yaml:1: the manifest is empty (expected a map with keys 'set' and "
+                         "'scenarios')");
+  EXPECT_EQ(ErrorOf("# only a comment\n"), ErrorOf(""));
+  EXPECT_EQ(ErrorOf(Manifest(kBaseline) + "---\nset: other\n"),
+            "manifests/sets/pr.yaml:18: the manifest holds more than one YAML document (expected exactly one)");
+}
+
+// --- values ---------------------------------------------------------------------------------------
+
+TEST(SetManifestTest, BadDurations) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "load_seconds: 10", "load_seconds: 10x")),
+            "manifests/sets/pr.yaml:4: key 'load_seconds': '10x' is not a duration (expected a number of "
+            "seconds or a value like 90s, 2m, 500ms)");
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    settle_seconds: ten\n")),
+              StartsWith("manifests/sets/pr.yaml:17: key 'settle_seconds': 'ten' is not a duration"));
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    settle_seconds: -3s\n")),
+            "manifests/sets/pr.yaml:17: key 'settle_seconds': '-3s' must be >= 0");
+}
+
+TEST(SetManifestTest, BadNumbersAndBounds) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "rate_per_second: 100", "rate_per_second: fast")),
+            "manifests/sets/pr.yaml:3: key 'rate_per_second': 'fast' is not a number");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "rate_per_second: 100", "rate_per_second: 0")),
+            "manifests/sets/pr.yaml:3: key 'rate_per_second': '0' must be > 0");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "call_deadline_seconds: 2", "call_deadline_seconds: 0s")),
+            "manifests/sets/pr.yaml:6: key 'call_deadline_seconds': '0s' must be > 0");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "max_in_flight: 500", "max_in_flight: 0")),
+            "manifests/sets/pr.yaml:7: key 'max_in_flight': '0' must be >= 1");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "ledger_capacity: 1000", "ledger_capacity: 2.5")),
+            "manifests/sets/pr.yaml:8: key 'ledger_capacity': '2.5' is not an integer");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "max_outage_seconds: 5", "max_outage_seconds: -1")),
+            "manifests/sets/pr.yaml:9: key 'max_outage_seconds': '-1' must be >= 0");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "verify_concurrency: 4", "verify_concurrency: true")),
+            "manifests/sets/pr.yaml:12: key 'verify_concurrency': 'true' is not an integer");
+}
+
+TEST(SetManifestTest, KnobSetNowhereIsAnError) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  ledger_capacity: 1000\n", "")),
+            "manifests/sets/pr.yaml:14: scenario 'baseline' has no value for key 'ledger_capacity' (set it "
+            "under 'defaults:', in the scenario, or with RESILIENCE_LEDGER_CAPACITY)");
+}
+
+TEST(SetManifestTest, TimeoutMustExceedLoadPlusSettle) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    timeout_seconds: 11\n")),
+            "manifests/sets/pr.yaml:15: scenario 'baseline': key 'timeout_seconds' (11 s) must exceed the load "
+            "(10 s) plus settle_seconds (1 s), or the scenario can never finish");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    timeout_seconds: 11.5\n")), "<no error>");
+}
+
+// --- profiles -------------------------------------------------------------------------------------
+
+constexpr char kProfiled[] = R"(  - name: ramping
+    test: PrSuite.DISABLED_Ramping
+    timeout_seconds: 10m
+    profile:
+      - {name: warm-up, kind: constant, rate: 60, duration: 30s}
+      - {name: ramp, kind: ramp, from: 60, to: 400, duration: 20s}
+      - {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}
+)";
+
+TEST(SetManifestProfileTest, ParsesAllStageKinds) {
+  const ScenarioConfig c = Parse(Manifest(kProfiled)).scenarios[0];
+  ASSERT_EQ(c.profile.size(), 3u);
+  EXPECT_EQ(c.profile[0].name, "warm-up");
+  EXPECT_EQ(c.profile[0].kind, load::StageKind::kConstant);
+  EXPECT_EQ(c.profile[0].rate_from, 60);
+  EXPECT_EQ(c.profile[0].duration_seconds, 30);
+  EXPECT_EQ(c.profile[1].kind, load::StageKind::kLinearRamp);
+  EXPECT_EQ(c.profile[1].rate_from, 60);
+  EXPECT_EQ(c.profile[1].rate_to, 400);
+  EXPECT_EQ(c.profile[1].duration_seconds, 20);
+  EXPECT_EQ(c.profile[2].kind, load::StageKind::kSteps);
+  EXPECT_EQ(c.profile[2].rate_from, 100);
+  EXPECT_EQ(c.profile[2].rate_to, 400);
+  EXPECT_EQ(c.profile[2].steps, 4);
+  EXPECT_EQ(c.profile[2].duration_seconds, 40);
+  EXPECT_EQ(c.PeakRate(), 400);
+  EXPECT_EQ(c.ProfileSeconds(), 90);
+  EXPECT_EQ(c.load_seconds, 90);      // from the stages, not the default 10
+  EXPECT_EQ(c.rate_per_second, 100);  // the configured knob
+}
+
+TEST(SetManifestProfileTest, RateDefaultsToPeakWhenSetNowhere) {
+  const std::string yaml = Replaced(Manifest(kProfiled), "  rate_per_second: 100\n", "");
+  EXPECT_EQ(Parse(yaml).scenarios[0].rate_per_second, 400);
+}
+
+TEST(SetManifestProfileTest, ExplicitLoadSecondsMustAgree) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kProfiled) + "    load_seconds: 1.5m\n")), "<no error>");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kProfiled) + "    load_seconds: 60\n")),
+            "manifests/sets/pr.yaml:22: key 'load_seconds': 60 disagrees with the profile of scenario 'ramping', "
+            "whose stages add up to 90 s (leave load_seconds out, or make them agree)");
+}
+
+TEST(SetManifestProfileTest, UnknownKind) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "kind: ramp", "kind: spike")),
+            "manifests/sets/pr.yaml:20: key 'kind': 'spike' is not a stage kind (known: constant, ramp, steps)");
+}
+
+TEST(SetManifestProfileTest, KeyThatDoesNotApplyToTheKind) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60,", "rate: 60, to: 70,")),
+            "manifests/sets/pr.yaml:19: key 'to' does not apply to a constant stage (constant takes: name, kind, "
+            "rate, duration)");
+  EXPECT_THAT(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60,", "rat: 60,")),
+              StartsWith("manifests/sets/pr.yaml:19: key 'rat' is not known (known: name, kind, rate, from, to, "
+                         "steps, duration)"));
+}
+
+TEST(SetManifestProfileTest, MissingStageKey) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), ", duration: 20s}", "}")),
+            "manifests/sets/pr.yaml:20: profile stage 2 of scenario 'ramping' has no key 'duration' (required)");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "steps: 4, ", "")),
+            "manifests/sets/pr.yaml:21: profile stage 3 of scenario 'ramping' has no key 'steps' (required)");
+}
+
+TEST(SetManifestProfileTest, BadStageValues) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60", "rate: lots")),
+            "manifests/sets/pr.yaml:19: key 'rate': 'lots' is not a number");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "to: 400, duration: 20s", "to: -4, duration: 20s")),
+            "manifests/sets/pr.yaml:20: key 'to': '-4' must be >= 0");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "duration: 30s", "duration: 0")),
+            "manifests/sets/pr.yaml:19: key 'duration': '0' must be > 0");
+  EXPECT_THAT(ErrorOf(Replaced(Manifest(kProfiled), "duration: 30s", "duration: 30x")),
+              StartsWith("manifests/sets/pr.yaml:19: key 'duration': '30x' is not a duration"));
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "steps: 4", "steps: 0")),
+            "manifests/sets/pr.yaml:21: key 'steps': '0' must be >= 1");
+}
+
+TEST(SetManifestProfileTest, DuplicateStageNames) {
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "name: ramp,", "name: warm-up,")),
+            "manifests/sets/pr.yaml:20: key 'name': stage name 'warm-up' appears twice in the profile of scenario "
+            "'ramping' (first at line 19)");
+}
+
+TEST(SetManifestProfileTest, ProfileShapes) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile: []\n")),
+            "manifests/sets/pr.yaml:17: key 'profile': the list of stages is empty (leave 'profile' out for one "
+            "constant stage of rate_per_second for load_seconds)");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile: fast\n")),
+            "manifests/sets/pr.yaml:17: key 'profile': expected a list of stages, found a scalar");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile:\n      - constant\n")),
+            "manifests/sets/pr.yaml:18: profile stage 1 of scenario 'baseline' must be a map, found a scalar");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) +
+                             "    profile:\n      - {name: idle, kind: constant, rate: 0, duration: 5}\n")),
+            "manifests/sets/pr.yaml:17: key 'profile': no stage offers load (every rate is 0) in scenario "
+            "'baseline'");
+}
+
+// --- params ---------------------------------------------------------------------------------------
+
+TEST(SetManifestParamsTest, ParamsKeepTheirLines) {
+  const SetManifest set = Parse(Manifest(std::string(kBaseline) + R"(    params:
+      stall_at_seconds: 4
+      stall_seconds: 2s
+      mode: soft
+)"));
+  const ScenarioParams& params = set.scenarios[0].params;
+  EXPECT_EQ(params.Keys(), (std::vector<std::string>{"mode", "stall_at_seconds", "stall_seconds"}));
+  EXPECT_EQ(params.SourceOf("stall_seconds"), "manifests/sets/pr.yaml:19");
+  EXPECT_EQ(params.GetDuration("stall_seconds"), 2);
+  EXPECT_EQ(params.Unread(), (std::vector<std::string>{"mode", "stall_at_seconds"}));
+  try {
+    params.GetDouble("mode");
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "manifests/sets/pr.yaml:20: key 'mode': 'soft' is not a number (params of scenario "
+                           "'baseline')");
+  }
+}
+
+TEST(SetManifestParamsTest, ParamValuesMustBeScalars) {
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    params:\n      stall: {at: 4}\n")),
+            "manifests/sets/pr.yaml:18: key 'stall': expected a scalar, found a map");
+}
+
+TEST(SetManifestTest, LoadReportsUnreadableFile) {
+  try {
+    LoadSetManifest("/nonexistent/dir/pr.yaml", Environment());
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/dir/pr.yaml: cannot read the set manifest (No such file or directory)");
+  }
+}
+
+}  // namespace
+}  // namespace aftershock::config

@@ -1,0 +1,54 @@
+// Availability figures of a load timeline (P1), as durations: the pure arithmetic behind the P1
+// gates, also used by reports.
+//
+// - LongestOutage: the longest run of consecutive seconds that had offered load and in which no call
+//   completed successfully (ok_completed == 0).
+//   A second with no offered load ends a run (it carries no evidence either way).
+// - UnavailableSeconds: failure-equivalent seconds, each second weighed against its own offered
+//   load: the sum over seconds of (failed + shed) / offered. Ten seconds at 10% failures = 1 s.
+// - TimeToRecover: seconds from a fault's end until the first second that starts a run of
+//   `recovery_stable_seconds` seconds each with ok / offered >= recovery_success_ratio (a second
+//   with no offered load does not count as recovered). nullopt when that never happens.
+//
+//   Outage o = LongestOutage(timeline);          // o.first_second, o.seconds
+//   double u = UnavailableSeconds(timeline);
+//   std::optional<double> ttr = TimeToRecover(timeline, {"primary-kill", 40, 45}, budgets);
+#ifndef AFTERSHOCK_FRAMEWORK_GATES_AVAILABILITY_H_
+#define AFTERSHOCK_FRAMEWORK_GATES_AVAILABILITY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "framework/metrics/load_timeline.h"
+
+namespace aftershock::gates {
+
+// A fault as the chaos timeline placed it, in run seconds (begin and end inclusive).
+struct FaultWindow {
+  std::string name;
+  std::int64_t begin_second = 0;
+  std::int64_t end_second = 0;
+};
+
+struct GateBudgets {
+  double max_outage_seconds = 30;        // longest outage allowed
+  double max_unavailable_seconds = 150;  // failure-equivalent seconds allowed over the run
+  double max_recovery_seconds = 30;      // per fault, from its end
+  double recovery_success_ratio = 0.99;  // a second counts as recovered at this ok / offered
+  int recovery_stable_seconds = 3;       // ... and recovery needs this many such seconds in a row
+};
+
+struct Outage {
+  std::int64_t first_second = -1;  // -1 when there was none
+  std::int64_t seconds = 0;
+};
+
+Outage LongestOutage(const metrics::LoadTimeline& timeline);
+double UnavailableSeconds(const metrics::LoadTimeline& timeline);
+std::optional<double> TimeToRecover(const metrics::LoadTimeline& timeline, const FaultWindow& fault,
+                                    const GateBudgets& budgets);
+
+}  // namespace aftershock::gates
+
+#endif  // AFTERSHOCK_FRAMEWORK_GATES_AVAILABILITY_H_

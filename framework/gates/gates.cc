@@ -1,0 +1,288 @@
+#include "framework/gates/gates.h"
+
+#include <cmath>
+
+#include "framework/gates/internal/format_number.h"
+
+namespace aftershock::gates {
+namespace {
+
+using internal::FormatNumber;
+using ledger::VerificationReport;
+using ledger::Violation;
+
+constexpr std::size_t kMaxNamedViolations = 10;
+
+struct Totals {
+  std::uint64_t offered = 0;
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t shed = 0;
+};
+
+Totals Sum(const metrics::LoadTimeline& timeline) {
+  Totals t;
+  for (const metrics::SecondBucket& b : timeline.seconds()) {
+    t.offered += b.offered;
+    t.ok += b.ok;
+    t.failed += b.failed;
+    t.shed += b.shed;
+  }
+  return t;
+}
+
+double D(std::uint64_t v) { return static_cast<double>(v); }
+
+GateResult TrafficServed(const Totals& t) {
+  GateResult r{std::string(kTrafficServed), t.ok > 0, "", {{"total_ok", D(t.ok)}, {"total_offered", D(t.offered)}}};
+  r.message = r.passed ? std::to_string(t.ok) + " ok of " + std::to_string(t.offered) + " offered"
+                       : "no call succeeded (" + std::to_string(t.offered) +
+                             " offered): the run proves nothing about the service";
+  return r;
+}
+
+GateResult LedgerNotEmpty(const GateInputs& in) {
+  GateResult r{std::string(kLedgerNotEmpty), true, "", {{"ledger_acknowledged", D(in.ledger_acknowledged)}}};
+  const VerificationReport* v = in.verification;
+  if (v != nullptr) {
+    r.figures.insert(r.figures.end(), {{"verification_checked", D(v->checked)},
+                                       {"verification_errors", D(v->errors)},
+                                       {"verification_unverified", D(v->unverified)},
+                                       {"indeterminate_total", D(v->indeterminate_total)},
+                                       {"indeterminate_committed", D(v->indeterminate_committed)},
+                                       {"indeterminate_not_committed", D(v->indeterminate_not_committed)},
+                                       {"indeterminate_unknown", D(v->indeterminate_unknown)}});
+  }
+  if (!in.require_promises) {
+    r.message = "not required (the scenario makes no promises)";
+    return r;
+  }
+  std::string problems;
+  if (in.ledger_acknowledged == 0) problems = "no promise was acknowledged";
+  if (v == nullptr) {
+    problems += std::string(problems.empty() ? "" : "; ") + "no verification was run";
+  } else if (v->checked == 0) {
+    problems += std::string(problems.empty() ? "" : "; ") + "verification checked 0 of " +
+                std::to_string(v->sample_size) + " sampled promises (" + std::to_string(v->errors) + " errors, " +
+                std::to_string(v->unverified) + " unverified)";
+    if (!v->error_samples.empty()) problems += ", first error: " + v->error_samples.front();
+  }
+  r.passed = problems.empty();
+  if (r.passed) {
+    r.message = std::to_string(in.ledger_acknowledged) + " acknowledged, " + std::to_string(v->checked) + " of " +
+                std::to_string(v->sample_size) + " sampled checked (" + std::to_string(v->errors) + " errors, " +
+                std::to_string(v->unverified) + " unverified); indeterminate " +
+                std::to_string(v->indeterminate_total) + ": " + std::to_string(v->indeterminate_committed) +
+                " committed, " + std::to_string(v->indeterminate_not_committed) + " not, " +
+                std::to_string(v->indeterminate_unknown) + " unknown";
+  } else {
+    r.message = problems;
+  }
+  return r;
+}
+
+GateResult LongestOutageGate(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
+  const Outage o = LongestOutage(timeline);
+  GateResult r{std::string(kLongestOutage), D(o.seconds) <= budgets.max_outage_seconds, "",
+               {{"longest_outage_seconds", D(o.seconds)},
+                {"longest_outage_first_second", static_cast<double>(o.first_second)},
+                {"max_outage_seconds", budgets.max_outage_seconds}}};
+  r.message = std::to_string(o.seconds) + " s";
+  if (o.seconds > 0) r.message += " from second " + std::to_string(o.first_second);
+  r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s)";
+  return r;
+}
+
+GateResult UnavailableGate(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
+  const double u = UnavailableSeconds(timeline);
+  GateResult r{std::string(kUnavailableSeconds), u <= budgets.max_unavailable_seconds, "",
+               {{"unavailable_seconds", u}, {"max_unavailable_seconds", budgets.max_unavailable_seconds}}};
+  r.message = FormatNumber(u) + " s failure-equivalent (budget " + FormatNumber(budgets.max_unavailable_seconds) +
+              " s)";
+  return r;
+}
+
+GateResult TimeToRecoverGate(const metrics::LoadTimeline& timeline, const std::vector<FaultWindow>& faults,
+                             const GateBudgets& budgets) {
+  GateResult r{std::string(kTimeToRecover), true, "", {}};
+  if (faults.empty()) {
+    r.message = "no faults";
+    return r;
+  }
+  std::string parts;
+  for (const FaultWindow& f : faults) {
+    const std::optional<double> ttr = TimeToRecover(timeline, f, budgets);
+    r.figures.emplace_back("time_to_recover_" + f.name, ttr ? *ttr : -1.0);  // -1: did not recover
+    if (!parts.empty()) parts += ", ";
+    if (!ttr) {
+      r.passed = false;
+      parts += f.name + " did not recover (fault ended at second " + std::to_string(f.end_second) +
+               ", timeline ends at second " + std::to_string(timeline.size()) + ")";
+    } else {
+      parts += f.name + " " + FormatNumber(*ttr) + " s";
+      if (*ttr > budgets.max_recovery_seconds) {
+        r.passed = false;
+        parts += " (over budget)";
+      }
+    }
+  }
+  r.message = parts + " (budget " + FormatNumber(budgets.max_recovery_seconds) + " s to " +
+              std::to_string(budgets.recovery_stable_seconds) + " s in a row at >= " +
+              FormatNumber(budgets.recovery_success_ratio * 100) + "% ok)";
+  return r;
+}
+
+// Shared by P2 and P3: "not applicable" / "no verification" handling.
+bool PromiseGateWithoutReport(const GateInputs& in, GateResult& r) {
+  if (in.verification != nullptr) return false;
+  r.passed = !in.require_promises;
+  r.message = in.require_promises ? "no verification report (nothing was checked)"
+                                  : "not required (the scenario makes no promises)";
+  return true;
+}
+
+GateResult PromiseStability(const GateInputs& in) {
+  GateResult r{std::string(kPromiseStability), true, "", {}};
+  if (PromiseGateWithoutReport(in, r)) return r;
+  const VerificationReport& v = *in.verification;
+  r.figures = {{"p2_violations", D(v.p2_violations)}, {"verification_checked", D(v.checked)}};
+  r.passed = v.p2_violations == 0;
+  if (r.passed) {
+    r.message = "0 changed of " + std::to_string(v.checked) + " checked";
+    return r;
+  }
+  r.message = std::to_string(v.p2_violations) + " promises changed on re-issue (of " + std::to_string(v.checked) +
+              " checked):";
+  std::size_t named = 0;
+  for (const Violation& x : v.violations) {
+    if (x.property != Violation::Property::kP2Stability) continue;
+    if (named++ == kMaxNamedViolations) break;
+    r.message += (named == 1 ? " " : ", ") + std::string("'") + x.key + "' acknowledged '" + x.expected +
+                 "' now '" + x.observed + "'";
+  }
+  if (v.p2_violations > kMaxNamedViolations) {
+    r.message += ", and " + std::to_string(v.p2_violations - kMaxNamedViolations) + " more";
+  }
+  return r;
+}
+
+GateResult ReverseLookup(const GateInputs& in) {
+  GateResult r{std::string(kReverseLookup), true, "", {}};
+  if (PromiseGateWithoutReport(in, r)) return r;
+  const VerificationReport& v = *in.verification;
+  std::size_t not_found = 0;
+  std::size_t wrong_key = 0;
+  for (const Violation& x : v.violations) {
+    if (x.property != Violation::Property::kP3ReverseLookup) continue;
+    (x.kind == Violation::Kind::kNotFound ? not_found : wrong_key) += 1;
+  }
+  r.figures = {{"p3_violations", D(v.p3_violations)},
+               {"p3_not_found", D(not_found)},
+               {"p3_wrong_key", D(wrong_key)},
+               {"verification_checked", D(v.checked)}};
+  r.passed = v.p3_violations == 0;
+  if (r.passed) {
+    r.message = "0 lost of " + std::to_string(v.checked) + " checked";
+    return r;
+  }
+  r.message = std::to_string(v.p3_violations) + " promises lost (" + std::to_string(not_found) + " NotFound, " +
+              std::to_string(wrong_key) + " wrong key; of " + std::to_string(v.checked) + " checked):";
+  std::size_t named = 0;
+  for (const Violation& x : v.violations) {
+    if (x.property != Violation::Property::kP3ReverseLookup) continue;
+    if (named++ == kMaxNamedViolations) break;
+    r.message += (named == 1 ? " " : ", ") + std::string("'") + x.key + "' -> '" + x.value + "' ";
+    r.message += x.kind == Violation::Kind::kNotFound ? "NotFound" : "wrong key (read back '" + x.observed + "')";
+  }
+  if (v.p3_violations > kMaxNamedViolations) {
+    r.message += ", and " + std::to_string(v.p3_violations - kMaxNamedViolations) + " more";
+  }
+  return r;
+}
+
+GateResult ShedOutweighsFailures(const Totals& t) {
+  GateResult r{std::string(kShedOutweighsFailures), !(t.shed > 0 && t.shed >= t.failed), "",
+               {{"total_shed", D(t.shed)}, {"total_failed", D(t.failed)}}};
+  if (r.passed) {
+    r.message = "shed " + std::to_string(t.shed) + " < failed " + std::to_string(t.failed);
+  } else {
+    r.message = "shed " + std::to_string(t.shed) + " >= failed " + std::to_string(t.failed) +
+                ": the in-flight ceiling shaped the result, not the service; raise RESILIENCE_MAX_IN_FLIGHT "
+                "above rate x deadline or lower the rate";
+  }
+  return r;
+}
+
+GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
+  GateResult r{std::string(kGeneratorLimited), false, "", {}};
+  if (h == nullptr) {
+    r.message = "no generator health recorded: cannot tell the generator's limits from the service's";
+    return r;
+  }
+  r.figures = {{"offered_rate", h->offered_rate}, {"achieved_rate", h->achieved_rate},
+               {"lag_p50_ms", h->lag_p50_ms},     {"lag_p99_ms", h->lag_p99_ms},
+               {"lag_max_ms", h->lag_max_ms},     {"scheduled", D(h->scheduled)},
+               {"dispatched", D(h->dispatched)},  {"cpu_seconds", h->cpu_seconds}};
+  r.passed = !h->generator_limited;
+  const std::string numbers = "achieved " + FormatNumber(h->achieved_rate) + "/s of " +
+                              FormatNumber(h->offered_rate) + "/s offered, dispatch lag p99 " +
+                              FormatNumber(h->lag_p99_ms) + " ms, max " + FormatNumber(h->lag_max_ms) + " ms";
+  r.message = r.passed ? numbers
+                       : "generator-limited (" + (h->reason.empty() ? std::string("no reason given") : h->reason) +
+                             "): " + numbers + "; the figures describe the generator, not the service";
+  return r;
+}
+
+}  // namespace
+
+std::vector<GateResult> EvaluateGates(const GateInputs& in) {
+  const metrics::LoadTimeline empty;
+  const metrics::LoadTimeline& timeline = in.timeline != nullptr ? *in.timeline : empty;
+  const Totals totals = Sum(timeline);
+  std::vector<GateResult> results;
+  results.push_back(TrafficServed(totals));
+  results.push_back(LedgerNotEmpty(in));
+  results.push_back(LongestOutageGate(timeline, in.budgets));
+  results.push_back(UnavailableGate(timeline, in.budgets));
+  results.push_back(TimeToRecoverGate(timeline, in.faults, in.budgets));
+  results.push_back(PromiseStability(in));
+  results.push_back(ReverseLookup(in));
+  results.push_back(ShedOutweighsFailures(totals));
+  results.push_back(GeneratorLimited(in.health));
+  return results;
+}
+
+bool AllPassed(const std::vector<GateResult>& results) {
+  for (const GateResult& r : results) {
+    if (!r.passed) return false;
+  }
+  return true;
+}
+
+std::string FormatGateReport(const std::vector<GateResult>& results) {
+  std::string out;
+  for (const GateResult& r : results) out += (r.passed ? "PASS " : "FAIL ") + r.name + ": " + r.message + "\n";
+  return out;
+}
+
+std::vector<std::string> FailureReasons(const std::vector<GateResult>& results) {
+  std::vector<std::string> reasons;
+  for (const GateResult& r : results) {
+    if (!r.passed) reasons.push_back(r.name + ": " + r.message);
+  }
+  return reasons;
+}
+
+std::optional<std::string> CheckInFlightCeiling(double peak_rate_per_second, double call_deadline_seconds,
+                                                int max_in_flight) {
+  const double needed = peak_rate_per_second * call_deadline_seconds;
+  if (!(static_cast<double>(max_in_flight) < needed)) return std::nullopt;
+  return "RESILIENCE_MAX_IN_FLIGHT=" + std::to_string(max_in_flight) + " is below peak rate x call deadline = " +
+         FormatNumber(peak_rate_per_second) + "/s x " + FormatNumber(call_deadline_seconds) +
+         " s = " + FormatNumber(needed) +
+         ": the in-flight ceiling would fire before the service does and its shedding would be counted as the "
+         "service's failure; raise RESILIENCE_MAX_IN_FLIGHT to at least " +
+         FormatNumber(std::ceil(needed)) + " or lower the rate";
+}
+
+}  // namespace aftershock::gates

@@ -1,0 +1,368 @@
+#include "framework/gates/gates.h"
+
+#include <algorithm>
+#include <map>
+
+#include "framework/gates/internal/test_timeline.h"
+#include "gtest/gtest.h"
+
+namespace aftershock::gates {
+namespace {
+
+using internal::Healthy;
+using internal::MakeTimeline;
+using internal::SecondCounts;
+using ledger::VerificationReport;
+using ledger::Violation;
+
+// A run that passes every gate: 20 healthy seconds with a 2-second partial dip after a fault.
+struct Scenario {
+  metrics::LoadTimeline timeline;
+  metrics::GeneratorHealth health;
+  VerificationReport verification;
+  GateInputs inputs;
+
+  Scenario() {
+    std::vector<SecondCounts> s = Healthy(20);
+    s[10] = {100, 0, 100, 0};  // fault 10..10, outage 1 s
+    s[11] = {100, 60, 30, 10};
+    timeline = MakeTimeline(s);
+    health.scheduled = 2000;
+    health.dispatched = 1990;
+    health.shed = 10;
+    health.offered_rate = 100;
+    health.achieved_rate = 100;
+    health.lag_p50_ms = 0.1;
+    health.lag_p99_ms = 2.5;
+    health.lag_max_ms = 7;
+    verification.sample_size = 500;
+    verification.checked = 498;
+    verification.errors = 2;
+    verification.error_samples = {"key 'k1': UNAVAILABLE"};
+    verification.indeterminate_total = 4;
+    verification.indeterminate_committed = 3;
+    verification.indeterminate_unknown = 1;
+    Rewire();
+  }
+  void Rewire() {
+    inputs.timeline = &timeline;
+    inputs.health = &health;
+    inputs.verification = &verification;
+    inputs.ledger_acknowledged = 1990;
+    inputs.faults = {{"primary-kill", 10, 10}};
+    inputs.budgets = GateBudgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10, .max_recovery_seconds = 5};
+  }
+};
+
+const GateResult& Find(const std::vector<GateResult>& results, std::string_view name) {
+  auto it = std::find_if(results.begin(), results.end(), [&](const GateResult& r) { return r.name == name; });
+  if (it == results.end()) throw std::runtime_error("no gate " + std::string(name));
+  return *it;
+}
+
+double Figure(const GateResult& r, const std::string& name) {
+  for (const auto& [n, v] : r.figures) {
+    if (n == name) return v;
+  }
+  throw std::runtime_error("no figure " + name + " in " + r.name);
+}
+
+Violation P3(std::string key, std::string value, Violation::Kind kind, std::string observed = "") {
+  return Violation{key, key, std::move(observed), std::move(value), 0, Violation::Property::kP3ReverseLookup, kind};
+}
+
+TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
+  Scenario sc;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  std::vector<std::string> names;
+  for (const GateResult& r : results) names.push_back(r.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "p1-longest-outage",
+                                             "p1-unavailable-seconds", "time-to-recover", "p2-promise-stability",
+                                             "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited"}));
+  EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
+  EXPECT_TRUE(FailureReasons(results).empty());
+  EXPECT_EQ(FormatGateReport(results),
+            "PASS traffic-served: 1860 ok of 2000 offered\n"
+            "PASS ledger-not-empty: 1990 acknowledged, 498 of 500 sampled checked (2 errors, 0 unverified); "
+            "indeterminate 4: 3 committed, 0 not, 1 unknown\n"
+            "PASS p1-longest-outage: 1 s from second 10 (budget 5 s)\n"
+            "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
+            "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
+            "PASS p2-promise-stability: 0 changed of 498 checked\n"
+            "PASS p3-reverse-lookup: 0 lost of 498 checked\n"
+            "PASS shed-outweighs-failures: shed 10 < failed 130\n"
+            "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n");
+  EXPECT_EQ(Figure(Find(results, kTrafficServed), "total_ok"), 1860);
+  EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_seconds"), 1);
+  EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_first_second"), 10);
+  EXPECT_DOUBLE_EQ(Figure(Find(results, kUnavailableSeconds), "unavailable_seconds"), 1.4);
+  EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_primary-kill"), 2);
+  EXPECT_EQ(Figure(Find(results, kLedgerNotEmpty), "verification_checked"), 498);
+}
+
+TEST(GatesTest, TrafficServedRedWhenNothingSucceeded) {
+  Scenario sc;
+  sc.timeline = MakeTimeline(std::vector<SecondCounts>(5, SecondCounts{100, 0, 100, 0}));
+  const GateResult r = Find(EvaluateGates(sc.inputs), kTrafficServed);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "no call succeeded (500 offered): the run proves nothing about the service");
+  EXPECT_EQ(Figure(r, "total_ok"), 0);
+  EXPECT_EQ(Figure(r, "total_offered"), 500);
+}
+
+TEST(GatesTest, NullTimelineFailsTrafficServed) {
+  Scenario sc;
+  sc.inputs.timeline = nullptr;
+  EXPECT_FALSE(Find(EvaluateGates(sc.inputs), kTrafficServed).passed);
+}
+
+TEST(GatesTest, LedgerNotEmptyRedWithoutPromisesOrChecks) {
+  Scenario sc;
+  sc.inputs.ledger_acknowledged = 0;
+  sc.verification = VerificationReport{};
+  sc.verification.sample_size = 0;
+  GateResult r = Find(EvaluateGates(sc.inputs), kLedgerNotEmpty);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "no promise was acknowledged; verification checked 0 of 0 sampled promises (0 errors, 0 unverified)");
+
+  Scenario all_errors;
+  all_errors.verification = VerificationReport{};
+  all_errors.verification.sample_size = 3;
+  all_errors.verification.errors = 3;
+  all_errors.verification.error_samples = {"key 'a': UNAVAILABLE"};
+  r = Find(EvaluateGates(all_errors.inputs), kLedgerNotEmpty);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "verification checked 0 of 3 sampled promises (3 errors, 0 unverified), first error: key 'a': UNAVAILABLE");
+  EXPECT_EQ(Figure(r, "verification_errors"), 3);
+
+  Scenario no_report;
+  no_report.inputs.verification = nullptr;
+  const std::vector<GateResult> results = EvaluateGates(no_report.inputs);
+  EXPECT_EQ(Find(results, kLedgerNotEmpty).message, "no verification was run");
+  EXPECT_FALSE(Find(results, kPromiseStability).passed);
+  EXPECT_FALSE(Find(results, kReverseLookup).passed);
+  EXPECT_EQ(Find(results, kReverseLookup).message, "no verification report (nothing was checked)");
+}
+
+TEST(GatesTest, PromiseGatesNotApplicableWhenNotRequired) {
+  Scenario sc;
+  sc.inputs.require_promises = false;
+  sc.inputs.verification = nullptr;
+  sc.inputs.ledger_acknowledged = 0;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
+  EXPECT_EQ(Find(results, kLedgerNotEmpty).message, "not required (the scenario makes no promises)");
+  EXPECT_EQ(Find(results, kPromiseStability).message, "not required (the scenario makes no promises)");
+}
+
+TEST(GatesTest, LongestOutageRedOverBudget) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 10; i < 16; ++i) s[i] = {100, 0, 90, 10};
+  sc.timeline = MakeTimeline(s);
+  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestOutage);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "6 s from second 10 (budget 5 s)");
+  EXPECT_EQ(Figure(r, "longest_outage_seconds"), 6);
+  EXPECT_EQ(Figure(r, "longest_outage_first_second"), 10);
+  EXPECT_EQ(Figure(r, "max_outage_seconds"), 5);
+}
+
+TEST(GatesTest, LongestOutageAtTheBudgetPasses) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 10; i < 15; ++i) s[i] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {{"f", 10, 14}};
+  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestOutage);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message, "5 s from second 10 (budget 5 s)");
+}
+
+TEST(GatesTest, UnavailableSecondsRedWhenDegradationAddsUp) {
+  // No outage at all, but 40 seconds at 30% failures = 12 failure-equivalent seconds > 10.
+  Scenario sc;
+  sc.timeline = MakeTimeline(std::vector<SecondCounts>(40, SecondCounts{100, 70, 20, 10}));
+  sc.inputs.faults = {};
+  sc.health.shed = 400;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  const GateResult& r = Find(results, kUnavailableSeconds);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "12 s failure-equivalent (budget 10 s)");
+  EXPECT_DOUBLE_EQ(Figure(r, "unavailable_seconds"), 12.0);
+  EXPECT_TRUE(Find(results, kLongestOutage).passed);
+}
+
+TEST(GatesTest, TimeToRecoverRedOverBudgetAndWhenNeverRecovered) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 5; i < 12; ++i) s[i] = {100, 90, 10, 0};  // 90% after the fault: not recovered
+  for (int i = 25; i < 30; ++i) s[i] = {100, 50, 50, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {{"slow-recovery", 2, 4}, {"ok-fault", 14, 15}, {"never", 24, 24}};
+  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "slow-recovery 8 s (over budget), ok-fault 0 s, never did not recover (fault ended at second 24, "
+            "timeline ends at second 30) (budget 5 s to 3 s in a row at >= 99% ok)");
+  EXPECT_EQ(Figure(r, "time_to_recover_slow-recovery"), 8);
+  EXPECT_EQ(Figure(r, "time_to_recover_ok-fault"), 0);
+  EXPECT_EQ(Figure(r, "time_to_recover_never"), -1);
+}
+
+TEST(GatesTest, TimeToRecoverWithoutFaultsPasses) {
+  Scenario sc;
+  sc.inputs.faults = {};
+  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message, "no faults");
+}
+
+TEST(GatesTest, P2RedOnChangedValue) {
+  Scenario sc;
+  sc.verification.p2_violations = 1;
+  sc.verification.violations = {
+      {"alice", "p-17", "p-99", "p-17", 5, Violation::Property::kP2Stability, Violation::Kind::kChanged},
+      P3("bob", "p-3", Violation::Kind::kNotFound)};
+  sc.verification.p3_violations = 1;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  const GateResult& r = Find(results, kPromiseStability);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "1 promises changed on re-issue (of 498 checked): 'alice' acknowledged 'p-17' now 'p-99'");
+  EXPECT_EQ(Figure(r, "p2_violations"), 1);
+}
+
+TEST(GatesTest, P3RedNamesLostKeysNotFoundVersusWrongKey) {
+  Scenario sc;
+  sc.verification.violations = {P3("alice", "p-17", Violation::Kind::kNotFound),
+                                P3("bob", "p-3", Violation::Kind::kWrongKey, "eve")};
+  sc.verification.p3_violations = 2;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  const GateResult& r = Find(results, kReverseLookup);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "2 promises lost (1 NotFound, 1 wrong key; of 498 checked): 'alice' -> 'p-17' NotFound, "
+            "'bob' -> 'p-3' wrong key (read back 'eve')");
+  EXPECT_EQ(Figure(r, "p3_not_found"), 1);
+  EXPECT_EQ(Figure(r, "p3_wrong_key"), 1);
+  EXPECT_TRUE(Find(results, kPromiseStability).passed);
+}
+
+TEST(GatesTest, P3NamesAtMostTenKeys) {
+  Scenario sc;
+  for (int i = 0; i < 12; ++i) {
+    sc.verification.violations.push_back(P3("k" + std::to_string(i), "v" + std::to_string(i), Violation::Kind::kNotFound));
+  }
+  sc.verification.p3_violations = 12;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kReverseLookup);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("'k9' -> 'v9' NotFound, and 2 more"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("'k10'"), std::string::npos) << r.message;
+}
+
+TEST(GatesTest, ShedOutweighsFailuresRedWhenTheCeilingShapedTheRun) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(20);
+  s[10] = {100, 50, 20, 30};
+  sc.timeline = MakeTimeline(s);
+  const GateResult r = Find(EvaluateGates(sc.inputs), kShedOutweighsFailures);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "shed 30 >= failed 20: the in-flight ceiling shaped the result, not the service; raise "
+            "RESILIENCE_MAX_IN_FLIGHT above rate x deadline or lower the rate");
+  EXPECT_EQ(Figure(r, "total_shed"), 30);
+  EXPECT_EQ(Figure(r, "total_failed"), 20);
+}
+
+TEST(GatesTest, ShedOutweighsFailuresBoundaries) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(20);
+  s[10] = {100, 60, 20, 20};  // equal: red
+  sc.timeline = MakeTimeline(s);
+  EXPECT_FALSE(Find(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
+  s[10] = {100, 59, 21, 20};  // fewer shed than failed: green
+  sc.timeline = MakeTimeline(s);
+  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
+  sc.timeline = MakeTimeline(Healthy(20));  // neither: green
+  const GateResult r = Find(EvaluateGates(sc.inputs), kShedOutweighsFailures);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message, "shed 0 < failed 0");
+}
+
+TEST(GatesTest, GeneratorLimitedRedWithReasonAndFigures) {
+  Scenario sc;
+  sc.health.generator_limited = true;
+  sc.health.reason = "dispatch lag p99 250 ms > 50 ms";
+  sc.health.achieved_rate = 61.5;
+  sc.health.lag_p99_ms = 250;
+  sc.health.lag_max_ms = 900;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "generator-limited (dispatch lag p99 250 ms > 50 ms): achieved 61.5/s of 100/s offered, dispatch lag "
+            "p99 250 ms, max 900 ms; the figures describe the generator, not the service");
+  EXPECT_EQ(Figure(r, "achieved_rate"), 61.5);
+  EXPECT_EQ(Figure(r, "lag_p99_ms"), 250);
+  EXPECT_EQ(Figure(r, "lag_max_ms"), 900);
+}
+
+TEST(GatesTest, GeneratorLimitedRedWhenHealthMissing) {
+  Scenario sc;
+  sc.inputs.health = nullptr;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "no generator health recorded: cannot tell the generator's limits from the service's");
+}
+
+TEST(GatesTest, EveryViolationIsReportedTogether) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 10; i < 20; ++i) s[i] = {100, 0, 10, 90};  // 10 s outage, mostly shed
+  for (int i = 20; i < 30; ++i) s[i] = {100, 0, 0, 100};  // never recovers, all shed
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {{"primary-kill", 10, 12}};
+  sc.health.generator_limited = true;
+  sc.health.reason = "cpu saturated";
+  sc.verification.p2_violations = 1;
+  sc.verification.violations = {
+      {"alice", "p-1", "p-2", "p-1", 5, Violation::Property::kP2Stability, Violation::Kind::kChanged}};
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  EXPECT_FALSE(AllPassed(results));
+  const std::vector<std::string> reasons = FailureReasons(results);
+  ASSERT_EQ(reasons.size(), 6u) << FormatGateReport(results);
+  EXPECT_EQ(reasons[0], "p1-longest-outage: 20 s from second 10 (budget 5 s)");
+  EXPECT_EQ(reasons[1], "p1-unavailable-seconds: 20 s failure-equivalent (budget 10 s)");
+  EXPECT_EQ(reasons[2].rfind("time-to-recover: primary-kill did not recover", 0), 0u) << reasons[2];
+  EXPECT_EQ(reasons[3].rfind("p2-promise-stability: 1 promises changed", 0), 0u) << reasons[3];
+  EXPECT_EQ(reasons[4].rfind("shed-outweighs-failures: shed 1900 >= failed 100:", 0), 0u) << reasons[4];
+  EXPECT_EQ(reasons[5].rfind("generator-limited: generator-limited (cpu saturated)", 0), 0u) << reasons[5];
+  const std::string report = FormatGateReport(results);
+  EXPECT_NE(report.find("FAIL p1-longest-outage: 20 s from second 10 (budget 5 s)\n"), std::string::npos);
+  EXPECT_NE(report.find("PASS traffic-served:"), std::string::npos);
+}
+
+TEST(InFlightCeilingTest, EnoughAtExactlyRateTimesDeadline) {
+  EXPECT_EQ(CheckInFlightCeiling(400, 2, 800), std::nullopt);
+  EXPECT_EQ(CheckInFlightCeiling(400, 2, 5000), std::nullopt);
+  EXPECT_EQ(CheckInFlightCeiling(0, 2, 0), std::nullopt);
+}
+
+TEST(InFlightCeilingTest, BelowRateTimesDeadlineIsAnError) {
+  const std::optional<std::string> error = CheckInFlightCeiling(400, 2, 799);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(*error,
+            "RESILIENCE_MAX_IN_FLIGHT=799 is below peak rate x call deadline = 400/s x 2 s = 800: the in-flight "
+            "ceiling would fire before the service does and its shedding would be counted as the service's "
+            "failure; raise RESILIENCE_MAX_IN_FLIGHT to at least 800 or lower the rate");
+}
+
+TEST(InFlightCeilingTest, FractionalProductRoundsTheAdviceUp) {
+  const std::optional<std::string> error = CheckInFlightCeiling(150, 0.25, 37);  // 37.5 needed
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("= 150/s x 0.25 s = 37.5:"), std::string::npos) << *error;
+  EXPECT_NE(error->find("to at least 38 or"), std::string::npos) << *error;
+  EXPECT_EQ(CheckInFlightCeiling(150, 0.25, 38), std::nullopt);
+}
+
+}  // namespace
+}  // namespace aftershock::gates

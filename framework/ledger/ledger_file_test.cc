@@ -1,0 +1,128 @@
+#include "framework/ledger/ledger_file.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace aftershock::ledger {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::path(testing::TempDir()) / ("ledger_file_test_" + name)).string();
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// Runs ParseLedgerFile on `text` and returns the error message ("" when it parsed).
+std::string ParseError(const std::string& text) {
+  try {
+    ParseLedgerFile(text, "f.tsv");
+  } catch (const LedgerFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kHead = "# aftershock-ledger v1\n# acknowledged=3\nkind\tunix_ms\tkey\tvalue\tcode\n";
+
+TEST(LedgerFileTest, RoundTripsThroughAFileIncludingEscapes) {
+  LedgerFile file;
+  file.acknowledged = 48213;
+  file.promises = {{"alice", "p-17", 1733040000123},
+                   {"tab\there", "new\nline", -5},
+                   {"back\\slash\\t", "cr\r", 0},
+                   {"", "empty key", 1},
+                   {"\xc3\xa4pfel", "", 2}};
+  file.indeterminate = {{"bob", 1733040000456, kCodeDeadlineExceeded},
+                        {"ca\trol", 7, kCodeUnavailable},
+                        {"dave", 8, 503},
+                        {"eve", 9, kCodeShed}};
+  const std::string path = TempPath("roundtrip.tsv");
+  WriteLedgerFile(path, file);
+  EXPECT_EQ(ReadLedgerFile(path), file);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  std::filesystem::remove(path);
+}
+
+TEST(LedgerFileTest, FormatIsTheDocumentedOne) {
+  LedgerFile file;
+  file.acknowledged = 2;
+  file.promises = {{"a\tb", "v", 10}};
+  file.indeterminate = {{"c", 11, kCodeDeadlineExceeded}};
+  EXPECT_EQ(FormatLedgerFile(file),
+            "# aftershock-ledger v1\n# acknowledged=2\nkind\tunix_ms\tkey\tvalue\tcode\n"
+            "promise\t10\ta\\tb\tv\t\n"
+            "indeterminate\t11\tc\t\tDEADLINE_EXCEEDED\n");
+}
+
+TEST(LedgerFileTest, WritesTheLedgersSampleAndCount) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 2});
+  ledger.RecordAcknowledged({"a", "1", 1});
+  ledger.RecordAcknowledged({"b", "2", 2});
+  ledger.RecordAcknowledged({"c", "3", 3});
+  ledger.RecordIndeterminate({"d", 4, kCodeUnavailable});
+  const std::string path = TempPath("ledger.tsv");
+  WriteLedgerFile(path, ledger);
+  const LedgerFile file = ReadLedgerFile(path);
+  EXPECT_EQ(file.acknowledged, 3u);
+  EXPECT_EQ(file.promises, ledger.Sample());
+  EXPECT_EQ(file.promises.size(), 2u);
+  EXPECT_EQ(file.indeterminate, (std::vector<IndeterminatePromise>{{"d", 4, kCodeUnavailable}}));
+  std::filesystem::remove(path);
+}
+
+TEST(LedgerFileTest, CommentsAndBlankLinesAreAccepted) {
+  const LedgerFile file = ParseLedgerFile(kHead + "\n# a note\npromise\t1\tk\tv\t\n", "f.tsv");
+  EXPECT_EQ(file.acknowledged, 3u);
+  EXPECT_EQ(file.promises, (std::vector<Promise>{{"k", "v", 1}}));
+}
+
+TEST(LedgerFileTest, MalformedInputNamesFileAndLine) {
+  EXPECT_EQ(ParseError(""), "f.tsv:1: empty file, expected '# aftershock-ledger v1'");
+  EXPECT_EQ(ParseError("# aftershock-ledger v2\n"), "f.tsv:1: expected '# aftershock-ledger v1', found '# aftershock-ledger v2'");
+  EXPECT_EQ(ParseError("# aftershock-ledger v1\n# acknowledged=x\n"), "f.tsv:2: acknowledged= is not a non-negative integer");
+  EXPECT_EQ(ParseError("# aftershock-ledger v1\npromise\t1\tk\tv\t\n"),
+            "f.tsv:2: expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code'");
+  EXPECT_EQ(ParseError("# aftershock-ledger v1\n"), "f.tsv:1: missing the column line");
+  EXPECT_EQ(ParseError(kHead + "promise\t1\tk\tv\n"), "f.tsv:4: expected 5 tab-separated fields, found 4");
+  EXPECT_EQ(ParseError(kHead + "promise\t1\tk\tv\t\t\n"), "f.tsv:4: expected 5 tab-separated fields, found 6");
+  EXPECT_EQ(ParseError(kHead + "promise\t1x\tk\tv\t\n"), "f.tsv:4: unix_ms '1x' is not an integer");
+  EXPECT_EQ(ParseError(kHead + "promise\t1\tk\\q\tv\t\n"), "f.tsv:4: bad escape in key");
+  EXPECT_EQ(ParseError(kHead + "promise\t1\tk\tv\\\t\n"), "f.tsv:4: bad escape in value");
+  EXPECT_EQ(ParseError(kHead + "promise\t1\tk\tv\tOK\n"), "f.tsv:4: a promise row has no code");
+  EXPECT_EQ(ParseError(kHead + "indeterminate\t1\tk\t\tNOPE\n"), "f.tsv:4: unknown code 'NOPE'");
+  EXPECT_EQ(ParseError(kHead + "indeterminate\t1\tk\tv\tOK\n"), "f.tsv:4: an indeterminate row has no value");
+  EXPECT_EQ(ParseError(kHead + "\npromise\t1\tk\tv\t\nlost\t1\tk\tv\t\n"),
+            "f.tsv:6: unknown kind 'lost' (expected promise or indeterminate)");
+}
+
+TEST(LedgerFileTest, ReadErrorsNameThePath) {
+  const std::string missing = TempPath("does_not_exist.tsv");
+  try {
+    ReadLedgerFile(missing);
+    FAIL() << "expected LedgerFileError";
+  } catch (const LedgerFileError& e) {
+    EXPECT_EQ(std::string(e.what()), missing + ":0: cannot open for reading");
+  }
+  const std::string bad = TempPath("bad.tsv");
+  WriteText(bad, kHead + "promise\tnope\tk\tv\t\n");
+  try {
+    ReadLedgerFile(bad);
+    FAIL() << "expected LedgerFileError";
+  } catch (const LedgerFileError& e) {
+    EXPECT_EQ(std::string(e.what()), bad + ":4: unix_ms 'nope' is not an integer");
+  }
+  std::filesystem::remove(bad);
+}
+
+TEST(LedgerFileTest, WriteToMissingDirectoryThrows) {
+  EXPECT_THROW(WriteLedgerFile(TempPath("no/such/dir/ledger.tsv"), LedgerFile{}), LedgerFileError);
+}
+
+}  // namespace
+}  // namespace aftershock::ledger

@@ -1,0 +1,114 @@
+// PromiseLedger: the record of what the service acknowledged during a run, kept for verification.
+//
+// Every acknowledged promise is counted; the ledger keeps all of them while there are at most
+// `capacity`, then a uniform Algorithm R reservoir of `capacity` (seeded, so a run is repeatable).
+// Promises made near a fault are the ones most likely to be lost, so every promise made within
+// `fault_window_ms` before a fault begins until `fault_window_ms` after it ends is pinned on top of
+// the reservoir (up to `fault_capacity`; what does not fit is counted in fault_overflow, never hidden).
+// Indeterminate calls (outcome unknown) are kept apart: they are never counted as lost.
+//
+// Thread-safe; meant to be called from many completion threads. The critical section is a few
+// pointer moves and one random draw: promises are moved into shared storage before the lock.
+//
+//   PromiseLedger ledger(LedgerOptions{.capacity = 2000, .seed = 7});
+//   ledger.RecordAcknowledged({.key = "alice", .value = "p-17", .unix_ms = now_ms});
+//   ledger.MarkFault(fault_begin_ms, fault_end_ms);   // call when the fault begins (see MarkFault)
+//   std::vector<Promise> to_check = ledger.Sample();
+#ifndef AFTERSHOCK_FRAMEWORK_LEDGER_PROMISE_LEDGER_H_
+#define AFTERSHOCK_FRAMEWORK_LEDGER_PROMISE_LEDGER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "framework/ledger/promise.h"
+
+namespace aftershock::ledger {
+
+struct LedgerOptions {
+  std::size_t capacity = 2000;              // reservoir size (exhaustive up to this many promises)
+  std::uint64_t seed = 1;                   // reservoir random seed
+  std::int64_t fault_window_ms = 5000;      // promises this close to a fault are pinned
+  std::size_t fault_capacity = 2000;        // at most this many pinned promises (also the recent ring)
+  std::size_t indeterminate_capacity = 10000;
+};
+
+struct LedgerCounters {
+  std::uint64_t acknowledged = 0;           // every RecordAcknowledged call
+  std::uint64_t reservoir_dropped = 0;      // acknowledged minus what the reservoir holds
+  std::uint64_t pinned = 0;                 // near-fault promises kept
+  std::uint64_t fault_overflow = 0;         // near-fault promises that could not be kept
+  std::uint64_t faults_marked = 0;
+  std::uint64_t indeterminate = 0;          // every RecordIndeterminate call
+  std::uint64_t indeterminate_dropped = 0;  // beyond indeterminate_capacity (never verified)
+};
+
+class PromiseLedger {
+ public:
+  explicit PromiseLedger(LedgerOptions options = {});
+  PromiseLedger(const PromiseLedger&) = delete;
+  PromiseLedger& operator=(const PromiseLedger&) = delete;
+
+  void RecordAcknowledged(Promise promise);
+  void RecordIndeterminate(IndeterminatePromise promise);
+
+  // Pins every promise with unix_ms in [begin - window, end + window]: those still in the ring of
+  // recent promises now, and those recorded later. Call it when the fault begins (end may be the
+  // planned end); promises that already left the ring (older than the newest minus the window, or
+  // pushed out because the ring holds only fault_capacity) are counted in fault_overflow when the
+  // ring evicted them for size, and are otherwise only as likely to be checked as any other.
+  void MarkFault(std::int64_t begin_unix_ms, std::int64_t end_unix_ms);
+
+  std::uint64_t acknowledged() const;
+  // Reservoir plus pinned promises, deduplicated by key (first recorded wins), sorted by (unix_ms, key).
+  std::vector<Promise> Sample() const;
+  // The first indeterminate_capacity indeterminate calls, in recording order.
+  std::vector<IndeterminatePromise> Indeterminate() const;
+  LedgerCounters Counters() const;
+  const LedgerOptions& options() const { return options_; }
+
+ private:
+  using Entry = std::shared_ptr<const Promise>;
+  struct RingEntry {
+    Entry promise;
+    bool handled = false;  // pinned, or counted as fault overflow: never counted twice
+  };
+  struct Span {
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+  };
+
+  bool InFaultSpanLocked(std::int64_t unix_ms) const;
+  // Pins `entry`, or counts it as overflow when fault_capacity is full.
+  void PinLocked(const Entry& entry);
+  void PruneLocked(Entry& spill);
+
+  const LedgerOptions options_;
+
+  mutable std::mutex mu_;
+  std::uint64_t acknowledged_ = 0;
+  std::int64_t newest_ms_ = 0;
+  bool any_ = false;
+  std::mt19937_64 rng_;
+  std::vector<Entry> reservoir_;
+  std::vector<Entry> pinned_;
+  std::uint64_t fault_overflow_ = 0;
+  std::uint64_t faults_marked_ = 0;
+  std::vector<Span> spans_;
+  std::deque<RingEntry> ring_;
+  // Unpinned promises the ring pushed out for size while still inside the window: (unix_ms, count).
+  std::deque<std::pair<std::int64_t, std::uint64_t>> evicted_;
+
+  mutable std::mutex indeterminate_mu_;
+  std::uint64_t indeterminate_total_ = 0;
+  std::vector<IndeterminatePromise> indeterminate_;
+};
+
+}  // namespace aftershock::ledger
+
+#endif  // AFTERSHOCK_FRAMEWORK_LEDGER_PROMISE_LEDGER_H_

@@ -1,0 +1,185 @@
+#include "framework/ledger/promise_ledger.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace aftershock::ledger {
+namespace {
+
+Promise P(int i, std::int64_t ms) { return Promise{"k" + std::to_string(i), "v" + std::to_string(i), ms}; }
+
+std::set<std::string> Keys(const std::vector<Promise>& promises) {
+  std::set<std::string> keys;
+  for (const Promise& p : promises) keys.insert(p.key);
+  return keys;
+}
+
+TEST(PromiseLedgerTest, ExhaustiveUpToCapacity) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 10});
+  for (int i = 0; i < 10; ++i) ledger.RecordAcknowledged(P(i, 1000 + i));
+  const std::vector<Promise> sample = ledger.Sample();
+  ASSERT_EQ(sample.size(), 10u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(sample[i], P(i, 1000 + i));
+  EXPECT_EQ(ledger.acknowledged(), 10u);
+  EXPECT_EQ(ledger.Counters().reservoir_dropped, 0u);
+}
+
+TEST(PromiseLedgerTest, ReservoirKeepsCapacityAndCountsTheRest) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 50, .seed = 7});
+  for (int i = 0; i < 1000; ++i) ledger.RecordAcknowledged(P(i, i));
+  const std::vector<Promise> sample = ledger.Sample();
+  ASSERT_EQ(sample.size(), 50u);
+  for (const Promise& p : sample) {
+    const int i = std::stoi(p.key.substr(1));
+    EXPECT_EQ(p, P(i, i));
+  }
+  EXPECT_EQ(ledger.acknowledged(), 1000u);
+  EXPECT_EQ(ledger.Counters().reservoir_dropped, 950u);
+}
+
+TEST(PromiseLedgerTest, ReservoirIsDeterministicBySeed) {
+  auto run = [](std::uint64_t seed) {
+    PromiseLedger ledger(LedgerOptions{.capacity = 50, .seed = seed});
+    for (int i = 0; i < 1000; ++i) ledger.RecordAcknowledged(P(i, i));
+    return ledger.Sample();
+  };
+  EXPECT_EQ(run(7), run(7));
+  EXPECT_NE(run(7), run(8));
+}
+
+TEST(PromiseLedgerTest, ReservoirIsUniformOverTheStream) {
+  // Algorithm R keeps every item with probability capacity/total; a biased sampler (e.g. one that
+  // favours the newest) puts far more than half of its picks in the second half. Deterministic seeds.
+  std::size_t late = 0;
+  std::size_t picks = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    PromiseLedger ledger(LedgerOptions{.capacity = 100, .seed = seed});
+    for (int i = 0; i < 1000; ++i) ledger.RecordAcknowledged(P(i, i));
+    for (const Promise& p : ledger.Sample()) {
+      ++picks;
+      if (p.unix_ms >= 500) ++late;
+    }
+  }
+  ASSERT_EQ(picks, 4000u);
+  EXPECT_GT(late, 1800u);
+  EXPECT_LT(late, 2200u);
+}
+
+TEST(PromiseLedgerTest, DeduplicatesByKeyFirstRecordedWins) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 10});
+  ledger.RecordAcknowledged({"alice", "p-1", 5});
+  ledger.RecordAcknowledged({"alice", "p-2", 6});
+  ledger.RecordAcknowledged({"bob", "p-3", 7});
+  const std::vector<Promise> sample = ledger.Sample();
+  ASSERT_EQ(sample.size(), 2u);
+  EXPECT_EQ(sample[0], (Promise{"alice", "p-1", 5}));
+  EXPECT_EQ(sample[1], (Promise{"bob", "p-3", 7}));
+  EXPECT_EQ(ledger.acknowledged(), 3u);
+}
+
+TEST(PromiseLedgerTest, PinsPromisesJustBeforeAndAfterAFaultWithTinyCapacity) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 1, .seed = 3, .fault_window_ms = 1000, .fault_capacity = 100});
+  for (int i = 0; i < 50; ++i) ledger.RecordAcknowledged(P(i, i * 100));  // 0 .. 4900 ms
+  ledger.MarkFault(5000, 6000);                                           // keeps 4000 .. 7000 ms
+  for (int i = 50; i < 100; ++i) ledger.RecordAcknowledged(P(i, i * 100));  // 5000 .. 9900 ms
+
+  const std::set<std::string> keys = Keys(ledger.Sample());
+  for (int i = 40; i <= 70; ++i) EXPECT_TRUE(keys.count("k" + std::to_string(i))) << "missing k" << i;
+  std::size_t outside = 0;
+  for (const std::string& k : keys) {
+    const int i = std::stoi(k.substr(1));
+    if (i < 40 || i > 70) ++outside;
+  }
+  EXPECT_LE(outside, 1u);  // only the one reservoir slot
+  const LedgerCounters c = ledger.Counters();
+  EXPECT_EQ(c.pinned, 31u);
+  EXPECT_EQ(c.fault_overflow, 0u);
+  EXPECT_EQ(c.faults_marked, 1u);
+  EXPECT_EQ(c.acknowledged, 100u);
+}
+
+TEST(PromiseLedgerTest, OverlappingFaultsPinEachPromiseOnce) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 0, .fault_window_ms = 100, .fault_capacity = 100});
+  for (int i = 0; i < 10; ++i) ledger.RecordAcknowledged(P(i, 1000 + i * 10));  // 1000 .. 1090
+  ledger.MarkFault(1100, 1100);
+  ledger.MarkFault(1100, 1200);
+  EXPECT_EQ(ledger.Counters().pinned, 10u);
+  EXPECT_EQ(ledger.Sample().size(), 10u);
+}
+
+TEST(PromiseLedgerTest, CountsNearFaultPromisesBeyondFaultCapacity) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 0, .fault_window_ms = 10000, .fault_capacity = 5});
+  for (int i = 0; i < 20; ++i) ledger.RecordAcknowledged(P(i, i));  // ring keeps the last 5
+  ledger.MarkFault(20, 30);
+  EXPECT_EQ(ledger.Counters().pinned, 5u);
+  EXPECT_EQ(ledger.Counters().fault_overflow, 15u);  // 15 pushed out of the ring before the mark
+  ledger.RecordAcknowledged(P(20, 21));
+  const LedgerCounters c = ledger.Counters();
+  EXPECT_EQ(c.pinned, 5u);
+  EXPECT_EQ(c.fault_overflow, 16u);
+  EXPECT_EQ(Keys(ledger.Sample()), (std::set<std::string>{"k15", "k16", "k17", "k18", "k19"}));
+}
+
+TEST(PromiseLedgerTest, PromisesOutsideEveryFaultWindowAreNotPinned) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 0, .fault_window_ms = 100, .fault_capacity = 100});
+  ledger.RecordAcknowledged(P(0, 0));
+  ledger.MarkFault(1000, 2000);  // window 900 .. 2100
+  ledger.RecordAcknowledged(P(1, 899));
+  ledger.RecordAcknowledged(P(2, 900));
+  ledger.RecordAcknowledged(P(3, 2100));
+  ledger.RecordAcknowledged(P(4, 2101));
+  EXPECT_EQ(Keys(ledger.Sample()), (std::set<std::string>{"k2", "k3"}));
+}
+
+TEST(PromiseLedgerTest, IndeterminateBoundedAndCounted) {
+  PromiseLedger ledger(LedgerOptions{.indeterminate_capacity = 3});
+  for (int i = 0; i < 5; ++i) {
+    ledger.RecordIndeterminate({"k" + std::to_string(i), i, kCodeDeadlineExceeded});
+  }
+  const std::vector<IndeterminatePromise> kept = ledger.Indeterminate();
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(kept[2], (IndeterminatePromise{"k2", 2, kCodeDeadlineExceeded}));
+  const LedgerCounters c = ledger.Counters();
+  EXPECT_EQ(c.indeterminate, 5u);
+  EXPECT_EQ(c.indeterminate_dropped, 2u);
+  EXPECT_EQ(c.acknowledged, 0u);  // indeterminate calls are not acknowledged promises
+}
+
+TEST(PromiseLedgerTest, ManyThreadsRecordConcurrently) {
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 5000;
+  PromiseLedger ledger(LedgerOptions{.capacity = 500, .fault_window_ms = 50, .fault_capacity = 300});
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&ledger, t] {
+        for (int i = 0; i < kPerThread; ++i) {
+          const int id = t * kPerThread + i;
+          ledger.RecordAcknowledged(P(id, i));
+          if (i % 100 == 0) ledger.RecordIndeterminate({"x" + std::to_string(id), i, kCodeUnavailable});
+        }
+      });
+    }
+    threads.emplace_back([&ledger] {
+      for (int i = 0; i < 50; ++i) {
+        ledger.MarkFault(i * 100, i * 100 + 10);
+        EXPECT_LE(ledger.Sample().size(), 800u);
+      }
+    });
+  }
+  EXPECT_EQ(ledger.acknowledged(), static_cast<std::uint64_t>(kThreads * kPerThread));
+  const std::vector<Promise> sample = ledger.Sample();
+  EXPECT_GE(sample.size(), 500u);
+  EXPECT_LE(sample.size(), 800u);
+  EXPECT_EQ(Keys(sample).size(), sample.size());
+  EXPECT_EQ(ledger.Counters().indeterminate, static_cast<std::uint64_t>(kThreads * kPerThread / 100));
+  EXPECT_EQ(ledger.Counters().faults_marked, 50u);
+}
+
+}  // namespace
+}  // namespace aftershock::ledger

@@ -1,0 +1,162 @@
+#include "framework/ledger/verifier.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <optional>
+#include <system_error>
+#include <thread>
+
+namespace aftershock::ledger {
+namespace {
+
+constexpr std::size_t kMaxErrorSamples = 10;
+
+struct CheckOutcome {
+  bool started = false;
+  PromiseCheck check;
+};
+
+struct ProbeOutcome {
+  bool started = false;
+  IndeterminateCheck::Result result = IndeterminateCheck::kUnknown;
+};
+
+}  // namespace
+
+PromiseVerifier::~PromiseVerifier() = default;
+
+IndeterminateCheck PromiseVerifier::Probe(const IndeterminatePromise&, std::chrono::system_clock::time_point) {
+  return {IndeterminateCheck::kUnknown};
+}
+
+std::string_view PropertyName(Violation::Property property) {
+  return property == Violation::Property::kP2Stability ? "P2" : "P3";
+}
+
+std::string_view KindName(Violation::Kind kind) {
+  switch (kind) {
+    case Violation::Kind::kChanged: return "changed";
+    case Violation::Kind::kNotFound: return "NotFound";
+    case Violation::Kind::kWrongKey: return "wrong key";
+  }
+  return "?";
+}
+
+std::string DescribeViolation(const Violation& v) {
+  std::string out = std::string(PropertyName(v.property)) + " " + std::string(KindName(v.kind)) + ": key '" + v.key +
+                    "' value '" + v.value + "'";
+  if (v.kind != Violation::Kind::kNotFound) out += " expected '" + v.expected + "' observed '" + v.observed + "'";
+  return out;
+}
+
+VerificationReport VerifyLedger(const std::vector<Promise>& sample,
+                                const std::vector<IndeterminatePromise>& indeterminate,
+                                PromiseVerifier& verifier, VerifyOptions options) {
+  const std::size_t n = sample.size();
+  const std::size_t total = n + indeterminate.size();
+  std::vector<CheckOutcome> checks(n);
+  std::vector<ProbeOutcome> probes(indeterminate.size());
+  const auto overall_end = std::chrono::steady_clock::now() + options.overall_deadline;
+  std::atomic<std::size_t> next{0};
+
+  auto work = [&] {
+    // Bounded: each pass claims one of `total` items or leaves.
+    while (std::chrono::steady_clock::now() < overall_end) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= total) return;
+      const auto deadline = std::chrono::system_clock::now() + options.call_deadline;
+      if (i < n) {
+        CheckOutcome& out = checks[i];
+        out.started = true;
+        try {
+          out.check = verifier.Check(sample[i], deadline);
+        } catch (const std::exception& e) {
+          out.check = PromiseCheck{};
+          out.check.error = std::string("exception: ") + e.what();
+        } catch (...) {
+          out.check = PromiseCheck{};
+          out.check.error = "unknown exception";
+        }
+      } else {
+        ProbeOutcome& out = probes[i - n];
+        out.started = true;
+        try {
+          out.result = verifier.Probe(indeterminate[i - n], deadline).result;
+        } catch (...) {
+          out.result = IndeterminateCheck::kUnknown;
+        }
+      }
+    }
+  };
+
+  const std::size_t wanted = std::min<std::size_t>(static_cast<std::size_t>(std::max(options.concurrency, 1)), total);
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(wanted);
+    for (std::size_t t = 0; t < wanted; ++t) {
+      try {
+        pool.emplace_back(work);
+      } catch (const std::system_error&) {
+        break;  // run with the threads we could get
+      }
+    }
+    if (pool.empty() && total > 0) work();
+  }  // jthreads join here
+
+  VerificationReport report;
+  report.sample_size = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const CheckOutcome& out = checks[i];
+    if (!out.started) {
+      ++report.unverified;
+      continue;
+    }
+    const Promise& p = sample[i];
+    const PromiseCheck& c = out.check;
+    bool undecided = false;
+    switch (c.lookup) {
+      case PromiseCheck::Lookup::kHeld: break;
+      case PromiseCheck::Lookup::kNotFound:
+        ++report.p3_violations;
+        report.violations.push_back(Violation{p.key, p.key, "", p.value, p.unix_ms,
+                                              Violation::Property::kP3ReverseLookup, Violation::Kind::kNotFound});
+        break;
+      case PromiseCheck::Lookup::kWrongKey:
+        ++report.p3_violations;
+        report.violations.push_back(Violation{p.key, p.key, c.observed_key, p.value, p.unix_ms,
+                                              Violation::Property::kP3ReverseLookup, Violation::Kind::kWrongKey});
+        break;
+      case PromiseCheck::Lookup::kError: undecided = true; break;
+    }
+    switch (c.stability) {
+      case PromiseCheck::Stability::kHeld: break;
+      case PromiseCheck::Stability::kChanged:
+        ++report.p2_violations;
+        report.violations.push_back(Violation{p.key, p.value, c.observed_value, p.value, p.unix_ms,
+                                              Violation::Property::kP2Stability, Violation::Kind::kChanged});
+        break;
+      case PromiseCheck::Stability::kError: undecided = true; break;
+    }
+    if (undecided) {
+      ++report.errors;
+      if (report.error_samples.size() < kMaxErrorSamples) {
+        report.error_samples.push_back("key '" + p.key + "': " + (c.error.empty() ? "error" : c.error));
+      }
+    } else {
+      ++report.checked;
+    }
+  }
+  report.indeterminate_total = probes.size();
+  for (const ProbeOutcome& out : probes) {
+    const auto result = out.started ? out.result : IndeterminateCheck::kUnknown;
+    switch (result) {
+      case IndeterminateCheck::kCommitted: ++report.indeterminate_committed; break;
+      case IndeterminateCheck::kNotCommitted: ++report.indeterminate_not_committed; break;
+      case IndeterminateCheck::kUnknown: ++report.indeterminate_unknown; break;
+    }
+  }
+  return report;
+}
+
+}  // namespace aftershock::ledger

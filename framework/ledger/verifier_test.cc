@@ -1,0 +1,241 @@
+#include "framework/ledger/verifier.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace aftershock::ledger {
+namespace {
+
+using std::chrono::milliseconds;
+
+// An in-memory service: forward (key -> value, what a re-issue returns) and reverse (value -> key,
+// what a read-back returns), seeded with whatever defects a test needs.
+class FakeVerifier : public PromiseVerifier {
+ public:
+  std::map<std::string, std::string> forward;
+  std::map<std::string, std::string> reverse;
+  std::map<std::string, std::string> error_for_key;  // key -> transport error text
+  std::string throw_for_key;
+
+  PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
+    if (p.key == throw_for_key) throw std::runtime_error("boom");
+    PromiseCheck c;
+    if (auto e = error_for_key.find(p.key); e != error_for_key.end()) {
+      c.lookup = PromiseCheck::Lookup::kError;
+      c.stability = PromiseCheck::Stability::kError;
+      c.error = e->second;
+      return c;
+    }
+    auto r = reverse.find(p.value);
+    if (r == reverse.end()) {
+      c.lookup = PromiseCheck::Lookup::kNotFound;
+    } else {
+      c.observed_key = r->second;
+      c.lookup = r->second == p.key ? PromiseCheck::Lookup::kHeld : PromiseCheck::Lookup::kWrongKey;
+    }
+    c.observed_value = forward.at(p.key);
+    c.stability = c.observed_value == p.value ? PromiseCheck::Stability::kHeld : PromiseCheck::Stability::kChanged;
+    return c;
+  }
+
+  IndeterminateCheck Probe(const IndeterminatePromise& p, std::chrono::system_clock::time_point) override {
+    if (p.key == throw_for_key) throw std::runtime_error("boom");
+    return {forward.count(p.key) ? IndeterminateCheck::kCommitted : IndeterminateCheck::kNotCommitted};
+  }
+
+  void Keep(const std::string& key, const std::string& value) {
+    forward[key] = value;
+    reverse[value] = key;
+  }
+};
+
+TEST(VerifyLedgerTest, AllHeld) {
+  FakeVerifier fake;
+  std::vector<Promise> sample;
+  for (int i = 0; i < 100; ++i) {
+    sample.push_back({"k" + std::to_string(i), "v" + std::to_string(i), i});
+    fake.Keep(sample.back().key, sample.back().value);
+  }
+  const VerificationReport r = VerifyLedger(sample, {}, fake, {.concurrency = 4});
+  EXPECT_EQ(r.sample_size, 100u);
+  EXPECT_EQ(r.checked, 100u);
+  EXPECT_EQ(r.p2_violations, 0u);
+  EXPECT_EQ(r.p3_violations, 0u);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.unverified, 0u);
+  EXPECT_TRUE(r.violations.empty());
+}
+
+TEST(VerifyLedgerTest, DetectsChangedNotFoundAndWrongKeyAndCountsErrors) {
+  FakeVerifier fake;
+  fake.Keep("good", "v1");
+  fake.forward["changed"] = "v2-new";  // re-issue answers a different value (P2)
+  fake.reverse["v2"] = "changed";
+  fake.forward["lost"] = "v3";  // read-back of v3 finds nothing (P3 NotFound)
+  fake.forward["swapped"] = "v4";
+  fake.reverse["v4"] = "someone-else";  // read-back yields another key (P3 wrong key)
+  fake.error_for_key["flaky"] = "UNAVAILABLE: connection reset";
+  fake.throw_for_key = "thrower";
+  const std::vector<Promise> sample = {{"good", "v1", 1},    {"changed", "v2", 2}, {"lost", "v3", 3},
+                                       {"swapped", "v4", 4}, {"flaky", "v5", 5},   {"thrower", "v6", 6}};
+  const std::vector<IndeterminatePromise> indeterminate = {
+      {"good", 7, kCodeDeadlineExceeded}, {"never", 8, kCodeUnavailable}, {"thrower", 9, kCodeUnavailable}};
+
+  const VerificationReport r = VerifyLedger(sample, indeterminate, fake, {.concurrency = 3});
+  EXPECT_EQ(r.checked, 4u);
+  EXPECT_EQ(r.errors, 2u);
+  EXPECT_EQ(r.unverified, 0u);
+  EXPECT_EQ(r.p2_violations, 1u);
+  EXPECT_EQ(r.p3_violations, 2u);
+  ASSERT_EQ(r.violations.size(), 3u);
+
+  const Violation& changed = r.violations[0];
+  EXPECT_EQ(changed.key, "changed");
+  EXPECT_EQ(changed.expected, "v2");
+  EXPECT_EQ(changed.observed, "v2-new");
+  EXPECT_EQ(changed.property, Violation::Property::kP2Stability);
+  EXPECT_EQ(changed.kind, Violation::Kind::kChanged);
+  EXPECT_EQ(DescribeViolation(changed), "P2 changed: key 'changed' value 'v2' expected 'v2' observed 'v2-new'");
+
+  const Violation& lost = r.violations[1];
+  EXPECT_EQ(lost.key, "lost");
+  EXPECT_EQ(lost.value, "v3");
+  EXPECT_EQ(lost.property, Violation::Property::kP3ReverseLookup);
+  EXPECT_EQ(lost.kind, Violation::Kind::kNotFound);
+  EXPECT_EQ(lost.unix_ms, 3);
+  EXPECT_EQ(DescribeViolation(lost), "P3 NotFound: key 'lost' value 'v3'");
+
+  const Violation& swapped = r.violations[2];
+  EXPECT_EQ(swapped.kind, Violation::Kind::kWrongKey);
+  EXPECT_EQ(swapped.expected, "swapped");
+  EXPECT_EQ(swapped.observed, "someone-else");
+  EXPECT_EQ(DescribeViolation(swapped),
+            "P3 wrong key: key 'swapped' value 'v4' expected 'swapped' observed 'someone-else'");
+
+  ASSERT_EQ(r.error_samples.size(), 2u);
+  EXPECT_EQ(r.error_samples[0], "key 'flaky': UNAVAILABLE: connection reset");
+  EXPECT_EQ(r.error_samples[1], "key 'thrower': exception: boom");
+
+  EXPECT_EQ(r.indeterminate_total, 3u);
+  EXPECT_EQ(r.indeterminate_committed, 1u);
+  EXPECT_EQ(r.indeterminate_not_committed, 1u);
+  EXPECT_EQ(r.indeterminate_unknown, 1u);
+}
+
+TEST(VerifyLedgerTest, DefaultProbeIsUnknown) {
+  struct OnlyCheck : PromiseVerifier {
+    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+    }
+  } verifier;
+  const VerificationReport r = VerifyLedger({{"a", "1", 1}}, {{"b", 2, kCodeDeadlineExceeded}}, verifier);
+  EXPECT_EQ(r.checked, 1u);
+  EXPECT_EQ(r.indeterminate_total, 1u);
+  EXPECT_EQ(r.indeterminate_unknown, 1u);
+}
+
+// Counts concurrent Check calls; the first calls wait (bounded) until `target` are in flight, so a
+// pool that honours the bound reaches exactly `target` and one that does not exceeds it.
+class ConcurrencyProbe : public PromiseVerifier {
+ public:
+  explicit ConcurrencyProbe(int target) : target_(target) {}
+  PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      ++in_flight_;
+      max_ = std::max(max_, in_flight_);
+      cv_.notify_all();
+      cv_.wait_for(lock, std::chrono::seconds(5), [&] { return max_ >= target_; });
+    }
+    std::this_thread::sleep_for(milliseconds(1));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --in_flight_;
+    }
+    ++calls;
+    return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+  }
+  int max() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return max_;
+  }
+  std::atomic<int> calls{0};
+
+ private:
+  const int target_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int in_flight_ = 0;
+  int max_ = 0;
+};
+
+TEST(VerifyLedgerTest, HonoursTheConcurrencyBound) {
+  std::vector<Promise> sample;
+  for (int i = 0; i < 60; ++i) sample.push_back({"k" + std::to_string(i), "v", i});
+  ConcurrencyProbe bounded(/*target=*/3);
+  const VerificationReport r = VerifyLedger(sample, {}, bounded, {.concurrency = 3});
+  EXPECT_EQ(r.checked, 60u);
+  EXPECT_EQ(bounded.calls.load(), 60);
+  EXPECT_EQ(bounded.max(), 3);
+}
+
+TEST(VerifyLedgerTest, StopsStartingChecksAfterTheOverallDeadline) {
+  struct Slow : PromiseVerifier {
+    std::atomic<int> calls{0};
+    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+      ++calls;
+      std::this_thread::sleep_for(milliseconds(50));
+      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+    }
+  } slow;
+  std::vector<Promise> sample;
+  for (int i = 0; i < 100; ++i) sample.push_back({"k" + std::to_string(i), "v", i});
+  const std::vector<IndeterminatePromise> indeterminate = {{"x", 1, kCodeUnavailable}};
+  const auto start = std::chrono::steady_clock::now();
+  const VerificationReport r =
+      VerifyLedger(sample, indeterminate, slow, {.concurrency = 1, .overall_deadline = milliseconds(200)});
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(r.checked, 1u);
+  EXPECT_LE(r.checked, 20u);  // ~4 expected; generous for a loaded machine
+  EXPECT_EQ(r.checked, static_cast<std::size_t>(slow.calls.load()));
+  EXPECT_EQ(r.checked + r.errors + r.unverified, 100u);
+  EXPECT_EQ(r.indeterminate_unknown, 1u);
+  EXPECT_LT(elapsed, std::chrono::seconds(10));
+}
+
+TEST(VerifyLedgerTest, PassesEachCallItsOwnDeadline) {
+  struct DeadlineSpy : PromiseVerifier {
+    std::mutex mu;
+    std::vector<std::chrono::system_clock::duration> remaining;
+    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point deadline) override {
+      std::lock_guard<std::mutex> lock(mu);
+      remaining.push_back(deadline - std::chrono::system_clock::now());
+      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+    }
+  } spy;
+  VerifyLedger({{"a", "1", 1}, {"b", "2", 2}}, {}, spy, {.concurrency = 1, .call_deadline = milliseconds(3000)});
+  ASSERT_EQ(spy.remaining.size(), 2u);
+  for (auto d : spy.remaining) {
+    EXPECT_GT(d, std::chrono::milliseconds(1000));
+    EXPECT_LE(d, std::chrono::milliseconds(3000));
+  }
+}
+
+TEST(VerifyLedgerTest, EmptySampleChecksNothing) {
+  FakeVerifier fake;
+  const VerificationReport r = VerifyLedger({}, {}, fake);
+  EXPECT_EQ(r.checked, 0u);
+  EXPECT_EQ(r.sample_size, 0u);
+  EXPECT_EQ(r.indeterminate_total, 0u);
+}
+
+}  // namespace
+}  // namespace aftershock::ledger
