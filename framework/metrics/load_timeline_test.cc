@@ -145,7 +145,7 @@ TEST(LoadTimelineCsvTest, QuotesStageNamesThatNeedIt) {
   EXPECT_EQ(WriteLoadTimelineCsv(timeline, out), 1u);
   const std::vector<std::string> lines = Lines(out.str());
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[1], "0,0,\"ramp, \"\"fast\"\"\",1,1,0,0,0,0,7.000,7.000,7.000,7.000,7.000,0.000,0.000,0.000");
+  EXPECT_EQ(lines[1], "0,0,\"ramp, \"\"fast\"\"\",1,1,0,0,0,0,0,7.000,7.000,7.000,7.000,7.000,0.000,0.000,0.000");
 }
 
 }  // namespace
