@@ -7,4 +7,5 @@ bash tools/build.sh
 status=0
 ctest --preset tests || status=$?
 ctest --preset example || status=$?
+bash tools/check-junit.sh example || status=$?
 exit $status
