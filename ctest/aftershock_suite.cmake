@@ -1,4 +1,4 @@
-# aftershock_add_suite(<target> SETS <set>... [ARTIFACTS_DIR <dir>])
+# aftershock_add_suite(<target> SETS <set>... [CLUSTER] [ARTIFACTS_DIR <dir>])
 #
 # Registers a suite binary (linked with aftershock_gtest_main) with CTest:
 #  - plainly, through gtest_discover_tests: the scenarios show as disabled to IDEs and `ctest -N`,
@@ -9,8 +9,13 @@
 #    cluster and gtest XML output (see fixtures/list_ctest.h). A test-include file is used because
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
+#  - CLUSTER: every scenario requires the CTest fixture that brings the embedded local cluster up
+#    once per ctest run (or attaches to one a developer keeps up) and down at the end.
 function(aftershock_add_suite target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "ARTIFACTS_DIR" "SETS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "CLUSTER" "ARTIFACTS_DIR" "SETS")
+  if(ARG_CLUSTER)
+    aftershock_add_cluster_fixture()
+  endif()
   if(NOT ARG_ARTIFACTS_DIR)
     set(ARG_ARTIFACTS_DIR "${PROJECT_BINARY_DIR}/artifacts")
   endif()
@@ -27,8 +32,12 @@ function(aftershock_add_suite target)
       COMMENT "Registering ${target} scenarios of set ${set}")
     add_custom_target(${target}_${set}_ctest ALL DEPENDS "${generated}")
     set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${set}.include.cmake")
+    set(requires "")
+    if(ARG_CLUSTER)
+      set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES FIXTURES_REQUIRED aftershock_cluster)\n  endif()\n")
+    endif()
     file(WRITE "${include_file}"
-      "if(EXISTS \"${generated}\")\n  include(\"${generated}\")\nelse()\n"
+      "set(AFTERSHOCK_SCENARIO_TESTS)\nif(EXISTS \"${generated}\")\n  include(\"${generated}\")\n${requires}else()\n"
       "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"build ${target} first\")\n"
       "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE)\n"
       "endif()\n")
@@ -41,4 +50,23 @@ function(aftershock_add_suite target)
                      -D "EXPECT_OUTPUT=executed no scenario" -P "${PROJECT_SOURCE_DIR}/ctest/expect_failure.cmake")
     set_tests_properties(${target}.${set}.empty-selection-fails PROPERTIES LABELS unit TIMEOUT 60)
   endforeach()
+endfunction()
+
+# The CTest fixture of the embedded local cluster (ctest/cluster_fixture.cmake), registered once.
+function(aftershock_add_cluster_fixture)
+  get_property(done GLOBAL PROPERTY AFTERSHOCK_CLUSTER_FIXTURE)
+  if(done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY AFTERSHOCK_CLUSTER_FIXTURE ON)
+  set(marker "${PROJECT_BINARY_DIR}/aftershock-cluster.ctest-marker")
+  foreach(action up down)
+    add_test(NAME aftershock_cluster.${action}
+             COMMAND ${CMAKE_COMMAND} -D "CLI=$<TARGET_FILE:aftershock-cluster>" -D ACTION=${action}
+                     -D "MARKER=${marker}" -P "${PROJECT_SOURCE_DIR}/ctest/cluster_fixture.cmake")
+  endforeach()
+  set_tests_properties(aftershock_cluster.up PROPERTIES FIXTURES_SETUP aftershock_cluster LABELS resilience
+                       TIMEOUT 300 RESOURCE_LOCK aftershock-cluster)
+  set_tests_properties(aftershock_cluster.down PROPERTIES FIXTURES_CLEANUP aftershock_cluster LABELS resilience
+                       TIMEOUT 120 RESOURCE_LOCK aftershock-cluster)
 endfunction()

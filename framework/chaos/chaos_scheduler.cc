@@ -21,10 +21,16 @@ ChaosScheduler::~ChaosScheduler() { Abort(); }
 void ChaosScheduler::Start(std::vector<TimedFault> plan) {
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].fault) throw std::invalid_argument("chaos plan: step " + std::to_string(i) + " has no fault");
+    if (plan[i].repeat_pause.count() > 0 && plan[i].duration.count() > 0)
+      throw std::invalid_argument("chaos plan: fault '" + plan[i].fault->name() +
+                                  "' repeats in rounds, so it must be instantaneous (duration 0)");
     for (std::size_t j = 0; j < i; ++j) {
       if (!plan[i].database || !plan[j].database) continue;
-      const auto a0 = plan[i].at, a1 = plan[i].at + plan[i].duration;
-      const auto b0 = plan[j].at, b1 = plan[j].at + plan[j].duration;
+      const auto end = [](const TimedFault& f) {
+        return f.repeat_pause.count() > 0 ? std::max(f.at, f.repeat_until) : f.at + f.duration;
+      };
+      const auto a0 = plan[i].at, a1 = end(plan[i]);
+      const auto b0 = plan[j].at, b1 = end(plan[j]);
       if (a0 < b1 && b0 < a1)
         throw std::invalid_argument("chaos plan: database faults '" + plan[j].fault->name() + "' and '" +
                                     plan[i].fault->name() + "' overlap; never two database faults at once");
@@ -50,13 +56,11 @@ void ChaosScheduler::Loop() {
     }
     Fault& fault = *plan_[step.index].fault;
     try {
-      if (step.apply) {
-        timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          applied_[step.index] = plan_[step.index].duration.count() > 0;
-        }
-        fault.Apply();
+      if (step.apply && plan_[step.index].repeat_pause.count() > 0) {
+        RunRounds(step.index);
+      } else if (step.apply) {
+        if (plan_[step.index].gate) plan_[step.index].gate();
+        ApplyOnce(step.index);
       } else {
         bool was_applied;
         {
@@ -80,6 +84,34 @@ void ChaosScheduler::Loop() {
   std::lock_guard<std::mutex> lock(mu_);
   done_ = true;
   cv_.notify_all();
+}
+
+void ChaosScheduler::ApplyOnce(std::size_t index) {
+  Fault& fault = *plan_[index].fault;
+  const bool after = fault.record_after_apply();
+  if (!after) timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    applied_[index] = plan_[index].duration.count() > 0;
+  }
+  fault.Apply();
+  if (after) timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
+}
+
+void ChaosScheduler::RunRounds(std::size_t index) {
+  const TimedFault& f = plan_[index];
+  const Clock::time_point until = clock_.start() + f.repeat_until;
+  // Bounded: every round takes at least repeat_pause, and rounds stop at repeat_until.
+  for (int round = 0; round < 100000 && Clock::now() < until; ++round) {
+    if (f.gate) f.gate();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (abort_ || Clock::now() >= until) return;
+    }
+    ApplyOnce(index);
+    std::unique_lock<std::mutex> lock(mu_);
+    if (cv_.wait_for(lock, f.repeat_pause, [this] { return abort_; })) return;
+  }
 }
 
 void ChaosScheduler::RevertAllApplied() {

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,8 +32,15 @@ namespace aftershock::chaos {
 struct TimedFault {
   std::chrono::milliseconds at{0};        // from the run start
   std::chrono::milliseconds duration{0};  // 0 = an instantaneous action (apply only, e.g. a kill)
-  std::shared_ptr<Fault> fault;
+  std::shared_ptr<Fault> fault{};
   bool database = false;                  // never two database faults at once
+  // Rounds (instantaneous actions only): from `at`, wait for `gate`, apply, pause `repeat_pause`,
+  // and repeat while the next round would start before `repeat_until` (from the run start). The
+  // seed's primary kill: find the primary, kill, wait for three healthy members, pause, repeat.
+  std::chrono::milliseconds repeat_pause{0};
+  std::chrono::milliseconds repeat_until{0};
+  // Called before every apply (health gating); throws when the system never got healthy.
+  std::function<void()> gate{};
 };
 
 class ChaosScheduler {
@@ -53,6 +61,8 @@ class ChaosScheduler {
 
  private:
   void Loop();
+  void RunRounds(std::size_t index);
+  void ApplyOnce(std::size_t index);
   void RevertAllApplied();
 
   RunClock clock_;

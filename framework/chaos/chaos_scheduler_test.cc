@@ -97,3 +97,54 @@ TEST(ChaosSchedulerTest, ApplyFailureIsReportedNotSwallowed) {
 
 }  // namespace
 }  // namespace aftershock::chaos
+
+namespace aftershock::chaos {
+namespace {
+
+TEST(ChaosSchedulerTest, RoundsAreGatedAndRepeatUntilTheirEnd) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  auto kill = std::make_shared<Counting>("primary-kill");
+  std::atomic<int> gates{0};
+  {
+    ChaosScheduler chaos(clock, timeline);
+    chaos.Start({{.at = std::chrono::milliseconds(50), .fault = kill, .database = true,
+                  .repeat_pause = std::chrono::milliseconds(100), .repeat_until = std::chrono::milliseconds(480),
+                  .gate = [&] { ++gates; }}});
+    chaos.Finish(std::chrono::seconds(5));
+    EXPECT_TRUE(chaos.errors().empty());
+  }
+  // Rounds start at ~50, 150, 250, 350, 450 ms; none at 550 (past 480).
+  EXPECT_GE(kill->applies, 4);
+  EXPECT_LE(kill->applies, 5);
+  EXPECT_EQ(gates, kill->applies);
+  EXPECT_EQ(kill->reverts, 0);  // instantaneous actions are not reverted
+  EXPECT_EQ(static_cast<int>(timeline.events().size()), kill->applies.load());
+}
+
+TEST(ChaosSchedulerTest, AGateThatNeverOpensIsAnError) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  auto kill = std::make_shared<Counting>("primary-kill");
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = std::chrono::milliseconds(0), .fault = kill, .repeat_pause = std::chrono::milliseconds(10),
+                .repeat_until = std::chrono::milliseconds(1000),
+                .gate = [] { throw std::runtime_error("database not healthy after 60 s"); }}});
+  chaos.Finish(std::chrono::seconds(5));
+  ASSERT_EQ(chaos.errors().size(), 1u);
+  EXPECT_EQ(chaos.errors()[0], "apply of fault 'primary-kill' failed: database not healthy after 60 s");
+  EXPECT_EQ(kill->applies, 0);
+}
+
+TEST(ChaosSchedulerTest, RoundsMayNotHaveADuration) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  ChaosScheduler chaos(clock, timeline);
+  EXPECT_THROW(chaos.Start({{.at = std::chrono::milliseconds(0), .duration = std::chrono::milliseconds(5),
+                             .fault = std::make_shared<Counting>("x"), .repeat_pause = std::chrono::milliseconds(10),
+                             .repeat_until = std::chrono::milliseconds(100)}}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace aftershock::chaos

@@ -28,6 +28,9 @@ class Fault {
   virtual void Apply() = 0;
   // Must be safe to call after a failed Apply, and is called at most once per Apply.
   virtual void Revert() = 0;
+  // Instant actions (a kill) know what they hit only afterwards: their "apply" event is recorded
+  // once Apply returns, with the detail() it leaves.
+  virtual bool record_after_apply() const { return false; }
 };
 
 // A fault made of two callables, for the common case.

@@ -39,13 +39,13 @@ struct RunnerOptions {
   RateProfile profile = RateProfile::Constant(1, 1);
   std::chrono::milliseconds call_deadline{5000};
   int max_in_flight = 10000;
-  OutcomePolicy policy;
+  OutcomePolicy policy{};
   // Generator self-health: above this dispatch-lag p99, or below this achieved/offered ratio, the
   // result is flagged generator-limited (a property of the generator, not of the service).
   double max_lag_p99_ms = 10;
   double min_achieved_ratio = 0.95;
   // Polled before every arrival; true stops dispatching early (e.g. on SIGINT). Optional.
-  std::function<bool()> stop_requested;
+  std::function<bool()> stop_requested{};
   // How long past the last deadline to wait for stragglers before declaring a broken workload.
   std::chrono::milliseconds drain_grace{3000};
   std::uint64_t seed = 1;  // back-off jitter
