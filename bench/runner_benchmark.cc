@@ -1,0 +1,543 @@
+// runner_benchmark: how fast aftershock's open-model runner can hold a schedule, next to h2load.
+//
+// Starts one in-memory aftershock-pseudonym server on 127.0.0.1, drives Create at a list of
+// constant rates with OpenModelRunner (open model: arrivals on the clock, latency from the intended
+// send time), then runs h2load (closed loop: every stream sends again as soon as it has its answer)
+// against the same method as the ceiling of what the server answers on this machine. Prints figures
+// only; it asserts nothing about speed (the machine is shared and noisy). Not a ctest test.
+//
+//   build/bench/runner_benchmark --rates=1000,20000 --seconds=5 --channels=2
+//   BENCH_RATES=5000,40000 BENCH_SECONDS=3 build/bench/runner_benchmark
+//
+// Exit codes: 0 = ran (whatever the figures), 1 = the benchmark could not run, 2 = bad flags.
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "fixtures/pseudonym_target.h"
+#include "fixtures/targets/pseudonym/pseudonym.grpc.pb.h"
+#include "fixtures/targets/pseudonym/pseudonym_process.h"
+#include "framework/common/call_code.h"
+#include "framework/common/run_clock.h"
+#include "framework/ledger/promise_ledger.h"
+#include "framework/load/open_model_runner.h"
+#include "framework/load/rate_profile.h"
+#include "framework/metrics/latency_histogram.h"
+#include "framework/metrics/load_timeline.h"
+#include "framework/process/child_process.h"
+
+namespace aftershock::bench {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Flags
+// ---------------------------------------------------------------------------------------------
+
+struct BenchFlags {
+  std::vector<double> rates = {1000, 5000, 10000, 20000, 40000, 60000};
+  double seconds = 5;
+  int channels = 2;
+  double warmup_seconds = 1;
+  std::string h2load = "/usr/bin/h2load";  // empty: skip h2load
+  int h2load_requests = 200000;
+  int h2load_clients = 4;
+  int h2load_streams = 64;
+  bool help = false;
+};
+
+class FlagError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+constexpr char kUsage[] =
+    "usage: runner_benchmark [flags]\n"
+    "  --rates=R1,R2,...      constant rates (calls/s) for the open-model runner\n"
+    "                         (default 1000,5000,10000,20000,40000,60000; env BENCH_RATES)\n"
+    "  --seconds=S            seconds per rate (default 5; env BENCH_SECONDS)\n"
+    "  --channels=N           gRPC channels the runner spreads load over (default 2; env BENCH_CHANNELS)\n"
+    "  --warmup_seconds=S     unreported warm-up at 1000/s before the first rate (default 1; 0 = none)\n"
+    "  --h2load=PATH          h2load binary (default /usr/bin/h2load; empty = skip the h2load ceiling)\n"
+    "  --h2load_requests=N    h2load -n (default 200000)\n"
+    "  --h2load_clients=N     h2load -c (default 4)\n"
+    "  --h2load_streams=N     h2load -m, concurrent streams per connection (default 64)\n"
+    "Dashes and underscores are interchangeable in flag names.\n";
+
+double ParsePositiveDouble(const std::string& name, const std::string& text, bool allow_zero = false) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || std::isnan(v) ||
+      (allow_zero ? v < 0 : v <= 0)) {
+    throw FlagError("--" + name + ": expected a " + (allow_zero ? "non-negative" : "positive") +
+                    " number, got '" + text + "'");
+  }
+  return v;
+}
+
+int ParsePositiveInt(const std::string& name, const std::string& text) {
+  int v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v <= 0) {
+    throw FlagError("--" + name + ": expected a positive integer, got '" + text + "'");
+  }
+  return v;
+}
+
+std::vector<double> ParseRates(const std::string& text) {
+  std::vector<double> rates;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) rates.push_back(ParsePositiveDouble("rates", item));
+  if (rates.empty()) throw FlagError("--rates: expected at least one rate");
+  return rates;
+}
+
+// Flags win over the environment, as with Google Benchmark's BENCHMARK_* variables.
+BenchFlags ParseFlags(int argc, char** argv) {
+  BenchFlags f;
+  if (const char* env = std::getenv("BENCH_RATES"); env && *env) f.rates = ParseRates(env);
+  if (const char* env = std::getenv("BENCH_SECONDS"); env && *env) f.seconds = ParsePositiveDouble("seconds", env);
+  if (const char* env = std::getenv("BENCH_CHANNELS"); env && *env) f.channels = ParsePositiveInt("channels", env);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      f.help = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.find('=') == std::string::npos) throw FlagError("unknown argument '" + arg + "'");
+    std::string name = arg.substr(2, arg.find('=') - 2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    const std::string value = arg.substr(arg.find('=') + 1);
+    if (name == "rates") f.rates = ParseRates(value);
+    else if (name == "seconds") f.seconds = ParsePositiveDouble(name, value);
+    else if (name == "channels") f.channels = ParsePositiveInt(name, value);
+    else if (name == "warmup_seconds") f.warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
+    else if (name == "h2load") f.h2load = value;
+    else if (name == "h2load_requests") f.h2load_requests = ParsePositiveInt(name, value);
+    else if (name == "h2load_clients") f.h2load_clients = ParsePositiveInt(name, value);
+    else if (name == "h2load_streams") f.h2load_streams = ParsePositiveInt(name, value);
+    else throw FlagError("unknown flag '--" + name + "'");
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting
+// ---------------------------------------------------------------------------------------------
+
+double Seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
+
+// User + system CPU of every child this process has reaped so far.
+double ReapedChildrenCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return Seconds(usage.ru_utime) + Seconds(usage.ru_stime);
+}
+
+// User + system CPU of a running process (all its threads), from /proc; nullopt when unreadable.
+std::optional<double> ProcessCpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Field 2 (comm) may contain spaces; the fields after its closing ')' are space separated.
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream rest(stat.substr(close + 2));
+  std::string field;
+  // After comm: state(3) ... utime(14) stime(15): utime is the 12th field after ')'.
+  std::uint64_t utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  if (!rest) return std::nullopt;
+  const long ticks = sysconf(_SC_CLK_TCK);
+  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Open-model runner
+// ---------------------------------------------------------------------------------------------
+
+struct RunnerRow {
+  double rate = 0;
+  load::RunResult result;
+  std::optional<double> server_cpu_seconds;
+  metrics::LatencyHistogram latency;  // every completed call, from its intended send time
+  std::map<CallCode, std::uint64_t> failed_by_code;
+  bool held = false;  // achieved/offered >= 0.98, lag p99 < 5 ms, not generator-limited, not cut off
+};
+
+RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double rate, double seconds) {
+  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 2000});
+  const RunClock clock = RunClock::StartNow();
+  auto workload = target.MakeWorkload(ledger, clock);
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(rate, seconds);
+  options.call_deadline = std::chrono::seconds(2);
+  options.max_in_flight = 100000;
+  // A generator that falls behind keeps dispatching long after the schedule's end; stop it at twice
+  // the schedule plus 2 s so an overloaded rate cannot stretch the benchmark (the row says "cut off").
+  const auto give_up = clock.start() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(2 * seconds + 2));
+  options.stop_requested = [give_up] { return Clock::now() > give_up; };
+  load::OpenModelRunner runner(*workload, std::move(options), clock);
+  const std::optional<double> server_before = ProcessCpuSeconds(server_pid);
+  RunnerRow row;
+  row.rate = rate;
+  row.result = runner.Run();
+  const std::optional<double> server_after = ProcessCpuSeconds(server_pid);
+  if (server_before && server_after) row.server_cpu_seconds = *server_after - *server_before;
+  for (const metrics::SecondBucket& b : row.result.timeline.seconds()) {
+    row.latency.Merge(b.latency);
+    for (const auto& [code, n] : b.failed_by_code) row.failed_by_code[code] += n;
+  }
+  const metrics::GeneratorHealth& h = row.result.health;
+  // Against the nominal rate: when cut off, health.offered_rate counts only what was reached.
+  row.held = !row.result.interrupted && h.achieved_rate / rate >= 0.98 && h.lag_p99_ms < 5 && !h.generator_limited;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// h2load
+// ---------------------------------------------------------------------------------------------
+
+// A scratch directory removed with its owner.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "aftershock-bench-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// One gRPC length-prefixed message: compression flag 0, 4-byte big-endian length, the message.
+std::string GrpcFrame(const std::string& message) {
+  std::string frame;
+  frame.push_back('\0');
+  const auto n = static_cast<std::uint32_t>(message.size());
+  for (int shift = 24; shift >= 0; shift -= 8) frame.push_back(static_cast<char>((n >> shift) & 0xff));
+  return frame + message;
+}
+
+struct H2loadRow {
+  bool ran = false;
+  std::string error;  // why there are no figures, or what looked wrong
+  int exit_code = -1;
+  double finished_seconds = 0, req_per_second = 0;
+  std::uint64_t total = 0, done = 0, succeeded = 0, failed = 0, errored = 0, timeout = 0;
+  std::uint64_t status_2xx = 0, status_3xx = 0, status_4xx = 0, status_5xx = 0;
+  double h2load_cpu_seconds = 0;
+  std::optional<double> server_cpu_seconds;
+  std::string lookup_check;  // whether the repeated Create was actually stored (gRPC level)
+};
+
+std::uint64_t MatchCount(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return 0;
+  return std::stoull(m[1].str());
+}
+
+void ParseH2loadOutput(const std::string& out, H2loadRow& row) {
+  std::smatch m;
+  // "finished in 2.35s, 85010.65 req/s, 3.16MB/s"
+  if (std::regex_search(out, m, std::regex(R"(finished in ([0-9.]+)(m?s), ([0-9.]+) req/s)"))) {
+    row.finished_seconds = std::stod(m[1].str()) / (m[2].str() == "ms" ? 1000.0 : 1.0);
+    row.req_per_second = std::stod(m[3].str());
+  } else {
+    row.error = "no 'finished in' line in h2load's output";
+  }
+  // "requests: 200000 total, 200000 started, 200000 done, 200000 succeeded, 0 failed, 0 errored, 0 timeout"
+  row.total = MatchCount(out, R"(requests: (\d+) total)");
+  row.done = MatchCount(out, R"((\d+) done)");
+  row.succeeded = MatchCount(out, R"((\d+) succeeded)");
+  row.failed = MatchCount(out, R"((\d+) failed)");
+  row.errored = MatchCount(out, R"((\d+) errored)");
+  row.timeout = MatchCount(out, R"((\d+) timeout)");
+  // "status codes: 200000 2xx, 0 3xx, 0 4xx, 0 5xx"
+  row.status_2xx = MatchCount(out, R"((\d+) 2xx)");
+  row.status_3xx = MatchCount(out, R"((\d+) 3xx)");
+  row.status_4xx = MatchCount(out, R"((\d+) 4xx)");
+  row.status_5xx = MatchCount(out, R"((\d+) 5xx)");
+}
+
+H2loadRow RunH2load(const BenchFlags& flags, const pseudonym::PseudonymProcess& server) {
+  H2loadRow row;
+  TempDir dir;
+  pseudonym::v1::CreatePseudonymRequest req;
+  req.set_namespace_name("aftershock");
+  req.set_original_value("h2load-bench-" + std::to_string(getpid()));
+  const std::filesystem::path body = dir.path() / "create_request.grpc";
+  {
+    std::ofstream out(body, std::ios::binary);
+    out << GrpcFrame(req.SerializeAsString());
+    if (!out) throw std::runtime_error("cannot write " + body.string());
+  }
+  const std::filesystem::path log = dir.path() / "h2load.log";
+
+  process::ChildOptions options;
+  options.program = flags.h2load;
+  options.args = {"-n", std::to_string(flags.h2load_requests),
+                  "-c", std::to_string(flags.h2load_clients),
+                  "-m", std::to_string(flags.h2load_streams),
+                  "-t", "1",
+                  "-H", "content-type: application/grpc",
+                  "-H", "te: trailers",
+                  "-d", body.string(),
+                  "http://127.0.0.1:" + std::to_string(server.port()) +
+                      "/aftershock.pseudonym.v1.PseudonymService/Create"};
+  options.log_path = log.string();
+
+  const std::optional<double> server_before = ProcessCpuSeconds(server.pid());
+  const double children_before = ReapedChildrenCpuSeconds();
+  try {
+    process::ChildProcess child = process::ChildProcess::Start(options);
+    try {
+      row.exit_code = child.Wait(std::chrono::seconds(90));
+    } catch (const std::exception& e) {
+      row.exit_code = child.Stop(std::chrono::seconds(2));
+      row.error = std::string("h2load did not finish in 90 s: ") + e.what();
+    }
+  } catch (const std::exception& e) {
+    row.error = std::string("cannot run h2load: ") + e.what();
+    return row;
+  }
+  row.h2load_cpu_seconds = ReapedChildrenCpuSeconds() - children_before;
+  const std::optional<double> server_after = ProcessCpuSeconds(server.pid());
+  if (server_before && server_after) row.server_cpu_seconds = *server_after - *server_before;
+
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::cout << "--- h2load output ---\n" << out << "---------------------\n";
+  row.ran = true;
+  if (row.error.empty()) ParseH2loadOutput(out, row);
+  if (row.error.empty() && row.exit_code != 0) row.error = "h2load exited with " + std::to_string(row.exit_code);
+  if (row.error.empty() &&
+      (row.status_2xx != static_cast<std::uint64_t>(flags.h2load_requests) || row.succeeded != row.status_2xx)) {
+    row.error = "not every response was 2xx (" + std::to_string(row.status_2xx) + " 2xx of " +
+                std::to_string(flags.h2load_requests) + ")";
+  }
+
+  // h2load sees HTTP statuses only; gRPC errors travel as HTTP 200 with a grpc-status trailer. A
+  // read-only Lookup of the repeated original at least shows the Create was served and stored.
+  auto stub = pseudonym::v1::PseudonymService::NewStub(
+      grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  pseudonym::v1::LookupPseudonymRequest lookup;
+  lookup.set_namespace_name(req.namespace_name());
+  lookup.set_original_value(req.original_value());
+  pseudonym::v1::Pseudonym resp;
+  const grpc::Status s = stub->Lookup(&ctx, lookup, &resp);
+  row.lookup_check = s.ok() ? "Lookup(original) after h2load: found " + resp.pseudonym_value() +
+                                  " (the Create body was served at the gRPC level at least once)"
+                            : "Lookup(original) after h2load FAILED: " + s.error_message() +
+                                  " (the h2load requests may all have been gRPC errors)";
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+std::string Fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string PerThousand(double cpu_seconds, std::uint64_t calls) {
+  return calls > 0 ? Fixed(cpu_seconds / static_cast<double>(calls) * 1000, 4) : "n/a";
+}
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return in ? a + " " + b + " " + c : "unknown";
+}
+
+void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<H2loadRow>& h2) {
+  std::cout << "\n## Open-model runner (aftershock OpenModelRunner, " << flags.channels << " channel(s), "
+            << Fixed(flags.seconds, 1) << " s per rate, deadline 2 s)\n\n"
+            << "| offered/s | achieved/s | ach/off | ok | failed | shed | lag p50 ms | lag p99 ms | lag max ms "
+               "| call p50 ms | call p99 ms | gen CPU s/1k calls | gen us/call | server CPU s/1k calls "
+               "| generator-limited | held |\n"
+            << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n";
+  for (const RunnerRow& r : rows) {
+    const metrics::GeneratorHealth& h = r.result.health;
+    const std::uint64_t issued = r.result.issued;
+    std::cout << "| " << Fixed(r.rate, 0) << " | " << Fixed(h.achieved_rate, 0) << " | "
+              << Fixed(h.achieved_rate / r.rate, 3) << " | " << r.result.ok << " | " << r.result.failed << " | "
+              << r.result.shed << " | " << Fixed(h.lag_p50_ms, 3) << " | " << Fixed(h.lag_p99_ms, 3) << " | "
+              << Fixed(h.lag_max_ms, 2) << " | " << Fixed(r.latency.ValueAtPercentile(50) / 1e6, 3) << " | "
+              << Fixed(r.latency.ValueAtPercentile(99) / 1e6, 3) << " | " << PerThousand(h.cpu_seconds, issued)
+              << " | " << (issued > 0 ? Fixed(h.cpu_seconds / static_cast<double>(issued) * 1e6, 1) : "n/a") << " | "
+              << (r.server_cpu_seconds ? PerThousand(*r.server_cpu_seconds, issued) : "n/a") << " | "
+              << (h.generator_limited ? "yes" : "no") << (r.result.interrupted ? " (cut off)" : "") << " | "
+              << (r.held ? "yes" : "no") << " |\n";
+  }
+  std::cout << "\n";
+  for (const RunnerRow& r : rows) {
+    if (r.failed_by_code.empty() && !r.result.health.generator_limited && !r.result.interrupted) continue;
+    std::cout << "- " << Fixed(r.rate, 0) << "/s:";
+    if (r.result.interrupted) {
+      std::cout << " cut off at " << Fixed(2 * flags.seconds + 2, 0) << " s with " << r.result.issued + r.result.shed
+                << " of " << static_cast<std::uint64_t>(std::ceil(r.rate * flags.seconds)) << " arrivals dispatched;";
+    }
+    for (const auto& [code, n] : r.failed_by_code) std::cout << " " << CallCodeName(code) << " " << n << ";";
+    if (r.result.health.generator_limited) std::cout << " generator-limited: " << r.result.health.reason;
+    std::cout << "\n";
+  }
+
+  std::cout << "\n## h2load (closed loop ceiling: -c " << flags.h2load_clients << " -m " << flags.h2load_streams
+            << " -n " << flags.h2load_requests << " -t 1, same Create body repeated)\n\n";
+  if (!h2) {
+    std::cout << "skipped (--h2load= empty)\n";
+  } else if (!h2->ran) {
+    std::cout << "not run: " << h2->error << "\n";
+  } else {
+    std::cout << "| req/s | finished in s | done | succeeded | failed | errored | 2xx | 4xx | 5xx "
+                 "| h2load CPU s/1k req | server CPU s/1k req |\n"
+              << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+              << "| " << Fixed(h2->req_per_second, 0) << " | " << Fixed(h2->finished_seconds, 2) << " | " << h2->done
+              << " | " << h2->succeeded << " | " << h2->failed << " | " << h2->errored << " | " << h2->status_2xx
+              << " | " << h2->status_4xx << " | " << h2->status_5xx << " | "
+              << PerThousand(h2->h2load_cpu_seconds, h2->done) << " | "
+              << (h2->server_cpu_seconds ? PerThousand(*h2->server_cpu_seconds, h2->done) : "n/a") << " |\n\n";
+    if (!h2->error.empty()) std::cout << "WARNING: " << h2->error << "\n";
+    std::cout << "note: h2load checks HTTP status only; grpc-status (in the trailers) is invisible to it.\n"
+              << h2->lookup_check << "\n";
+  }
+
+  // Summary.
+  const RunnerRow* best_held = nullptr;
+  const RunnerRow* best_clean = nullptr;  // held, and the service answered every call OK
+  for (const RunnerRow& r : rows) {
+    if (!r.held) continue;
+    if (!best_held || r.rate > best_held->rate) best_held = &r;
+    if (r.result.failed == 0 && r.result.shed == 0 && (!best_clean || r.rate > best_clean->rate)) best_clean = &r;
+  }
+  const bool have_h2 = h2 && h2->ran && h2->req_per_second > 0;
+  std::cout << "\n## Summary\n\n";
+  auto describe = [&](const char* label, const RunnerRow* r) {
+    std::cout << label;
+    if (!r) {
+      std::cout << "none\n";
+      return;
+    }
+    std::cout << Fixed(r->rate, 0) << " calls/s";
+    if (have_h2) std::cout << " = " << Fixed(r->rate / h2->req_per_second, 3) << " x h2load's "
+                           << Fixed(h2->req_per_second, 0) << " req/s";
+    std::cout << "\n";
+  };
+  describe("highest rate the runner held (ach/off >= 0.98, lag p99 < 5 ms, not generator-limited): ", best_held);
+  describe("highest rate held with every call OK (no failed, no shed):                           ", best_clean);
+
+  // The goal from the issue: schedule held at >= 40k calls/s with <= 25 us generator CPU per call.
+  bool goal_met = false;
+  for (const RunnerRow& r : rows) {
+    const double us_per_call = r.result.issued > 0 ? r.result.health.cpu_seconds / r.result.issued * 1e6 : 1e9;
+    if (r.held && r.rate >= 40000 && us_per_call <= 25) goal_met = true;
+  }
+  std::cout << "goal: schedule held at >= 40k calls/s with <= 25 us generator CPU per call on 2 cores: "
+            << (goal_met ? "MET" : "NOT MET") << " in this run"
+            << (std::any_of(rows.begin(), rows.end(), [](const RunnerRow& r) { return r.rate >= 40000; })
+                    ? ""
+                    : " (no rate >= 40000 was run)")
+            << "\n"
+            << "machine: " << std::thread::hardware_concurrency() << " hardware threads; load average now "
+            << LoadAverage() << "\n";
+}
+
+int Main(int argc, char** argv) {
+  BenchFlags flags;
+  try {
+    flags = ParseFlags(argc, argv);
+  } catch (const FlagError& e) {
+    std::cerr << "runner_benchmark: " << e.what() << "\n" << kUsage;
+    return 2;
+  }
+  if (flags.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+
+  std::cout << "load average before: " << LoadAverage() << "\n";
+  pseudonym::PseudonymProcess server = pseudonym::PseudonymProcess::Start({});
+  std::cout << "server: aftershock-pseudonym pid " << server.pid() << " on " << server.address() << "\n";
+  fixtures::PseudonymTarget target({server.address()}, {.channels = flags.channels});
+  target.EnsureNamespace();
+
+  if (flags.warmup_seconds > 0) {
+    std::cout << "warm-up: 1000/s for " << flags.warmup_seconds << " s (not reported)\n" << std::flush;
+    RunAtRate(target, server.pid(), 1000, flags.warmup_seconds);
+  }
+  std::vector<RunnerRow> rows;
+  for (double rate : flags.rates) {
+    std::cout << "runner: " << Fixed(rate, 0) << " calls/s for " << flags.seconds << " s ..." << std::flush;
+    rows.push_back(RunAtRate(target, server.pid(), rate, flags.seconds));
+    const load::RunResult& r = rows.back().result;
+    std::cout << " ok " << r.ok << ", failed " << r.failed << ", shed " << r.shed
+              << (r.interrupted ? " (cut off)" : "") << "\n";
+  }
+
+  std::optional<H2loadRow> h2;
+  if (!flags.h2load.empty()) {
+    std::cout << "h2load: -n " << flags.h2load_requests << " -c " << flags.h2load_clients << " -m "
+              << flags.h2load_streams << " ...\n"
+              << std::flush;
+    h2 = RunH2load(flags, server);
+  }
+
+  PrintReport(flags, rows, h2);
+  const int server_exit = server.Stop();
+  std::cout << "server stopped (exit code " << server_exit << ")\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace aftershock::bench
+
+int main(int argc, char** argv) {
+  try {
+    return aftershock::bench::Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "runner_benchmark: " << e.what() << "\n";
+    return 1;
+  }
+}
