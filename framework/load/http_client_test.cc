@@ -1,0 +1,91 @@
+#include "framework/load/http_client.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <stdexcept>
+
+#include "framework/load/http_test_server.h"
+
+namespace aftershock::load {
+namespace {
+
+using std::chrono::milliseconds;
+
+int FreePort() {
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::acceptor acceptor(
+      ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  return acceptor.local_endpoint().port();
+}
+
+TEST(HttpClientTest, ParsesHostPort) {
+  HttpHostPort a = ParseHttpHostPort("127.0.0.1:8080");
+  EXPECT_EQ(a.host, "127.0.0.1");
+  EXPECT_EQ(a.port, 8080);
+  HttpHostPort b = ParseHttpHostPort("[::1]:9");
+  EXPECT_EQ(b.host, "::1");
+  EXPECT_EQ(b.port, 9);
+  EXPECT_THROW(ParseHttpHostPort("127.0.0.1:"), std::invalid_argument);
+  EXPECT_THROW(ParseHttpHostPort("127.0.0.1:0"), std::invalid_argument);
+  EXPECT_THROW(ParseHttpHostPort("127.0.0.1:x1"), std::invalid_argument);
+  EXPECT_THROW(ParseHttpHostPort("192.168.1.1:80"), std::invalid_argument);
+  EXPECT_EQ(ParseHttpHostPort("192.168.1.1:80", /*allow_non_loopback=*/true).port, 80);
+}
+
+TEST(HttpClientTest, FetchReturnsStatusAndBody) {
+  HttpTestServer server([](const HttpRequest& r) { return TestReply{.status = 201, .body = r.method + ":" + r.body}; });
+  HttpReply reply = HttpFetch(server.address(), {.method = "POST", .target = "/x", .body = "0.5"}, milliseconds(2000));
+  EXPECT_EQ(reply.status, 201);
+  EXPECT_EQ(reply.body, "POST:0.5");
+  EXPECT_EQ(reply.error, "");
+}
+
+TEST(HttpClientTest, FetchTimesOut) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(3000)}; });
+  const auto start = std::chrono::steady_clock::now();
+  HttpReply reply = HttpFetch(server.address(), {}, milliseconds(200));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(2500));
+  EXPECT_EQ(reply.status, 0);
+  EXPECT_NE(reply.error.find("timed out after 200 ms"), std::string::npos) << reply.error;
+}
+
+TEST(HttpClientTest, WaitForHealthySucceedsOn200) {
+  HttpTestServer server([](const HttpRequest& r) { return TestReply{.status = r.target == "/healthz" ? 200 : 404}; });
+  std::string error;
+  EXPECT_TRUE(WaitForHealthy(server.address(), "/healthz", std::chrono::seconds(5), &error)) << error;
+}
+
+TEST(HttpClientTest, WaitForHealthyWaitsUntilHealthy) {
+  std::atomic<int> polls{0};
+  HttpTestServer server([&](const HttpRequest&) { return TestReply{.status = polls.fetch_add(1) < 3 ? 503 : 200}; });
+  std::string error;
+  EXPECT_TRUE(WaitForHealthy(server.address(), "/healthz", std::chrono::seconds(10), &error)) << error;
+  EXPECT_EQ(polls.load(), 4);
+}
+
+TEST(HttpClientTest, WaitForHealthyTimesOutWithAMessage) {
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
+  std::string error;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(WaitForHealthy(address, "/healthz", std::chrono::seconds(1), &error));
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, milliseconds(900));
+  EXPECT_LT(waited, milliseconds(5000));
+  EXPECT_NE(error.find("target " + address + " not healthy (no 200 from GET /healthz) within 1 s"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("connect"), std::string::npos) << error;
+}
+
+TEST(HttpClientTest, WaitForHealthyReportsTheLastStatus) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.status = 503}; });
+  std::string error;
+  EXPECT_FALSE(WaitForHealthy(server.address(), "/healthz", std::chrono::seconds(1), &error));
+  EXPECT_NE(error.find("last: GET " + server.address() + "/healthz answered 503"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace aftershock::load

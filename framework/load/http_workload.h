@@ -1,0 +1,107 @@
+// HttpWorkload: drives an HTTP/1.1 endpoint with the open-model runner (Boost.Beast, keep-alive pool).
+//
+// The sibling of GrpcUnaryWorkload. Each call is one request (the same one every time, or one built
+// per call); the HTTP status becomes the CallCode (200..599), a connection or protocol failure is
+// kCodeTransportError, and a request still unanswered at the attempt's deadline is cancelled and
+// reported as kCodeDeadlineExceeded. Connections are kept alive and reused; one that errored is closed
+// and never reused. Size max_connections to the runner's in-flight ceiling: a request that finds every
+// connection busy waits (within its deadline) for one to come free.
+//
+//   HttpWorkload workload({.target = work.address(), .path = "/work", .max_connections = 2000});
+//   RunnerOptions options{.profile = RateProfile::Constant(60, 30), .max_in_flight = 2000,
+//                         .policy = HttpOutcomePolicy()};
+//   RunResult result = OpenModelRunner(workload, options, RunClock::StartNow()).Run();
+//
+// Like Vegeta in the seed, nothing is retried by default. The one exception is transport hygiene, as
+// in Go's net/http: an idempotent request that finds a reused keep-alive connection already closed by
+// the server (nothing received) is sent once more on a fresh connection; see stats().stale_resends.
+#ifndef AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
+#define AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "framework/common/call_code.h"
+#include "framework/load/http_client.h"
+#include "framework/load/workload.h"
+
+namespace aftershock::load {
+
+// What on_final sees of a call. `status` is 0 when no response arrived.
+struct HttpCallResult {
+  std::uint64_t sequence = 0;
+  const HttpRequest* request = nullptr;
+  int status = 0;
+  std::string_view body{};
+};
+
+struct HttpWorkloadOptions {
+  std::string target{};  // "127.0.0.1:8080"
+  bool allow_non_loopback = false;
+  // The request of every call, unless make_request is set.
+  std::string method = "GET";
+  std::string path = "/";
+  std::vector<std::pair<std::string, std::string>> headers{};
+  std::string body{};
+  // Optional: builds call n's request (called on the dispatcher thread; keep it cheap).
+  std::function<HttpRequest(std::uint64_t sequence)> make_request{};
+  // The keep-alive pool's size; at most this many requests are on the wire at once.
+  int max_connections = 1024;
+  int io_threads = 1;
+  // Default validation: a 2xx with an empty body is kCodeContractViolation when set.
+  bool require_body = false;
+  // Optional: replaces the default validation; returns the call's code for a response that arrived.
+  std::function<CallCode(int status, std::string_view body)> validate{};
+  // Optional: hears every call's final outcome (record promises here).
+  std::function<void(const HttpCallResult&, const FinalOutcome&)> on_final{};
+};
+
+struct HttpWorkloadStats {
+  std::uint64_t requests_sent = 0;        // attempts that got a connection
+  std::uint64_t connections_opened = 0;   // successful connects
+  std::uint64_t reused = 0;               // requests sent on a kept-alive connection
+  std::uint64_t connections_closed_on_error = 0;
+  std::uint64_t stale_resends = 0;
+  std::uint64_t waited_for_connection = 0;
+};
+
+class HttpWorkload : public Workload {
+ public:
+  // Throws std::invalid_argument for a bad or non-loopback target, or bad sizes.
+  explicit HttpWorkload(HttpWorkloadOptions options);
+  ~HttpWorkload() override;
+  HttpWorkload(const HttpWorkload&) = delete;
+  HttpWorkload& operator=(const HttpWorkload&) = delete;
+
+  std::unique_ptr<CallState> NewCall(std::uint64_t sequence) override;
+  void Issue(CallState& call, const Attempt& attempt, AttemptDone done) override;
+  void OnFinal(CallState& call, const FinalOutcome& outcome) override;
+
+  HttpWorkloadStats stats() const;
+
+  class Pool;  // Asio internals, in the .cc
+
+ private:
+  CallCode Classify(int status, std::string_view body) const;
+
+  HttpWorkloadOptions options_;
+  std::unique_ptr<Pool> pool_;
+};
+
+// 200..299.
+bool IsHttpSuccess(CallCode code);
+
+// An OutcomePolicy for HTTP workloads: success by `is_success`, retries only for `retryable` (none by
+// default, like the seed's Vegeta), indeterminate = {kCodeDeadlineExceeded, kCodeTransportError}.
+OutcomePolicy HttpOutcomePolicy(std::function<bool(CallCode)> is_success = IsHttpSuccess,
+                                std::set<CallCode> retryable = {});
+
+}  // namespace aftershock::load
+
+#endif  // AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_

@@ -1,0 +1,270 @@
+#include "framework/load/http_workload.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "framework/load/http_test_server.h"
+#include "framework/load/open_model_runner.h"
+
+namespace aftershock::load {
+namespace {
+
+using std::chrono::milliseconds;
+
+RunResult RunConstant(Workload& workload, double rate, double seconds, milliseconds deadline) {
+  RunnerOptions options;
+  options.profile = RateProfile::Constant(rate, seconds);
+  options.call_deadline = deadline;
+  options.max_in_flight = 1000;
+  options.policy = HttpOutcomePolicy();
+  RunClock clock = RunClock::StartNow();
+  OpenModelRunner runner(workload, options, clock);
+  return runner.Run();
+}
+
+std::map<CallCode, std::uint64_t> FailuresByCode(const RunResult& r) {
+  std::map<CallCode, std::uint64_t> out;
+  for (const auto& second : r.timeline.seconds()) {
+    for (const auto& [code, n] : second.failed_by_code) out[code] += n;
+  }
+  return out;
+}
+
+std::uint64_t Indeterminate(const RunResult& r) {
+  std::uint64_t n = 0;
+  for (const auto& second : r.timeline.seconds()) n += second.indeterminate;
+  return n;
+}
+
+// A port nothing listens on (bound, then released).
+int FreePort() {
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::acceptor acceptor(
+      ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  return acceptor.local_endpoint().port();
+}
+
+TEST(HttpWorkloadTest, StatusBecomesTheCallCode) {
+  HttpTestServer server([](const HttpRequest& r) {
+    if (r.target == "/fail") return TestReply{.status = 500, .body = "boom"};
+    if (r.target == "/busy") return TestReply{.status = 503, .body = "busy"};
+    return TestReply{.status = 200, .body = "fine"};
+  });
+  std::mutex mu;
+  std::map<std::uint64_t, std::pair<int, std::string>> seen;
+  int indeterminate = 0;
+  HttpWorkload workload({.target = server.address(),
+                         .make_request =
+                             [](std::uint64_t n) {
+                               static const char* const kPaths[] = {"/ok", "/fail", "/busy"};
+                               return HttpRequest{.target = kPaths[n % 3]};
+                             },
+                         .on_final = [&](const HttpCallResult& call, const FinalOutcome& outcome) {
+                           std::lock_guard<std::mutex> lock(mu);
+                           seen[call.sequence] = {call.status, std::string(call.body)};
+                           if (outcome.indeterminate) ++indeterminate;
+                         }});
+  RunResult r = RunConstant(workload, 30, 1, milliseconds(2000));
+  EXPECT_EQ(r.issued, 30u);
+  EXPECT_EQ(r.ok, 10u);
+  EXPECT_EQ(r.failed, 20u);
+  EXPECT_EQ(r.retries, 0u);
+  const auto failures = FailuresByCode(r);
+  EXPECT_EQ(failures, (std::map<CallCode, std::uint64_t>{{500, 10}, {503, 10}}));
+  ASSERT_EQ(seen.size(), 30u);
+  for (const auto& [sequence, status_body] : seen) {
+    const int expected = sequence % 3 == 0 ? 200 : sequence % 3 == 1 ? 500 : 503;
+    EXPECT_EQ(status_body.first, expected) << "call " << sequence;
+  }
+  EXPECT_EQ(seen.begin()->second.second, "fine");
+  EXPECT_EQ(indeterminate, 0);
+  EXPECT_EQ(server.requests(), 30);
+}
+
+TEST(HttpWorkloadTest, SlowResponseIsDeadlineExceededWithinBounds) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(3000)}; });
+  std::mutex mu;
+  std::vector<milliseconds> latencies;
+  HttpWorkload workload({.target = server.address(),
+                         .on_final = [&](const HttpCallResult& call, const FinalOutcome& outcome) {
+                           std::lock_guard<std::mutex> lock(mu);
+                           EXPECT_EQ(call.status, 0);
+                           latencies.push_back(
+                               std::chrono::duration_cast<milliseconds>(outcome.completed - outcome.intended));
+                         }});
+  RunResult r = RunConstant(workload, 10, 0.5, milliseconds(200));
+  EXPECT_EQ(r.issued, 5u);
+  EXPECT_EQ(r.ok, 0u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeDeadlineExceeded, 5}}));
+  EXPECT_EQ(Indeterminate(r), 5u);
+  ASSERT_EQ(latencies.size(), 5u);
+  for (milliseconds l : latencies) {
+    EXPECT_GE(l.count(), 190);   // not before the deadline
+    EXPECT_LE(l.count(), 2000);  // and well before the server would have answered
+  }
+  EXPECT_EQ(workload.stats().connections_closed_on_error, 5u);
+}
+
+TEST(HttpWorkloadTest, KeepAliveReusesConnections) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{}; });
+  HttpWorkload workload({.target = server.address(), .path = "/work"});
+  RunResult r = RunConstant(workload, 100, 2, milliseconds(2000));
+  EXPECT_EQ(r.ok, 200u);
+  EXPECT_EQ(server.requests(), 200);
+  EXPECT_GE(server.accepted_connections(), 1);
+  EXPECT_LE(server.accepted_connections(), 20);  // << 200 requests
+  const HttpWorkloadStats stats = workload.stats();
+  EXPECT_EQ(stats.requests_sent, 200u);
+  EXPECT_EQ(stats.connections_opened, static_cast<std::uint64_t>(server.accepted_connections()));
+  EXPECT_EQ(stats.reused, 200u - stats.connections_opened);
+}
+
+TEST(HttpWorkloadTest, ConnectionCloseIsHonoured) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.close = true}; });
+  HttpWorkload workload({.target = server.address()});
+  RunResult r = RunConstant(workload, 20, 1, milliseconds(2000));
+  EXPECT_EQ(r.ok, 20u);
+  EXPECT_EQ(server.accepted_connections(), 20);
+  EXPECT_EQ(workload.stats().reused, 0u);
+}
+
+TEST(HttpWorkloadTest, StaleKeepAliveConnectionIsResentOnceOnAFreshOne) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.close_silently = true}; });
+  HttpWorkload workload({.target = server.address()});
+  RunResult r = RunConstant(workload, 10, 1, milliseconds(2000));
+  EXPECT_EQ(r.ok, 10u);
+  EXPECT_EQ(server.requests(), 10);
+  EXPECT_GE(workload.stats().stale_resends, 1u);
+}
+
+TEST(HttpWorkloadTest, ConnectionRefusedIsTransportError) {
+  HttpWorkload workload({.target = "127.0.0.1:" + std::to_string(FreePort())});
+  RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
+  EXPECT_EQ(r.issued, 5u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeTransportError, 5}}));
+  EXPECT_EQ(Indeterminate(r), 5u);
+  EXPECT_EQ(workload.stats().connections_opened, 0u);
+}
+
+TEST(HttpWorkloadTest, RequireBodyTurnsAnEmptySuccessIntoAContractViolation) {
+  HttpTestServer server([](const HttpRequest& r) {
+    return r.target == "/empty" ? TestReply{.body = ""} : TestReply{.status = 500, .body = ""};
+  });
+  HttpWorkload workload({.target = server.address(), .path = "/empty", .require_body = true});
+  RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeContractViolation, 5}}));
+  EXPECT_EQ(Indeterminate(r), 0u);
+}
+
+TEST(HttpWorkloadTest, ValidationHookDecidesTheCode) {
+  HttpTestServer server([](const HttpRequest& r) { return TestReply{.body = r.target == "/good" ? "yes" : "no"}; });
+  HttpWorkload workload({.target = server.address(),
+                         .make_request = [](std::uint64_t n) { return HttpRequest{.target = n % 2 ? "/bad" : "/good"}; },
+                         .validate = [](int status, std::string_view body) {
+                           return body == "yes" ? status : kCodeContractViolation;
+                         }});
+  RunResult r = RunConstant(workload, 10, 1, milliseconds(1000));
+  EXPECT_EQ(r.ok, 5u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeContractViolation, 5}}));
+}
+
+TEST(HttpWorkloadTest, PostCarriesHeadersAndBody) {
+  std::mutex mu;
+  std::vector<std::string> bodies;
+  HttpTestServer server([&](const HttpRequest& r) {
+    std::lock_guard<std::mutex> lock(mu);
+    bodies.push_back(r.method + " " + r.target + " " + r.body);
+    return TestReply{};
+  });
+  HttpWorkload workload({.target = server.address(), .method = "POST", .path = "/items",
+                         .headers = {{"Content-Type", "application/json"}}, .body = "{\"a\":1}"});
+  RunResult r = RunConstant(workload, 10, 0.3, milliseconds(1000));
+  EXPECT_EQ(r.ok, 3u);
+  ASSERT_EQ(bodies.size(), 3u);
+  EXPECT_EQ(bodies[0], "POST /items {\"a\":1}");
+}
+
+TEST(HttpWorkloadTest, ASmallPoolMakesRequestsWaitForAConnection) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(50)}; });
+  HttpWorkload workload({.target = server.address(), .max_connections = 2});
+  RunResult r = RunConstant(workload, 100, 0.2, milliseconds(5000));
+  EXPECT_EQ(r.ok, 20u);
+  EXPECT_LE(server.accepted_connections(), 2);
+  EXPECT_GT(workload.stats().waited_for_connection, 0u);
+}
+
+TEST(HttpWorkloadTest, WaitingForAConnectionEndsAtTheDeadline) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(1500)}; });
+  HttpWorkload workload({.target = server.address(), .max_connections = 1});
+  RunResult r = RunConstant(workload, 20, 0.2, milliseconds(300));
+  EXPECT_EQ(r.issued, 4u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeDeadlineExceeded, 4}}));
+}
+
+TEST(HttpWorkloadTest, RunnerOffersExactCountsAt200PerSecond) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{}; });
+  HttpWorkload workload({.target = server.address(), .path = "/work", .max_connections = 400});
+  RunResult r = RunConstant(workload, 200, 2, milliseconds(2000));
+  ASSERT_EQ(r.timeline.seconds().size(), 2u);
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 200u);
+  EXPECT_EQ(r.timeline.seconds()[1].offered, 200u);
+  EXPECT_EQ(r.issued, 400u);
+  EXPECT_EQ(r.ok, 400u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.shed, 0u);
+  EXPECT_EQ(server.requests(), 400);
+}
+
+TEST(HttpWorkloadTest, RefusesNonLoopbackAndMalformedTargets) {
+  EXPECT_THROW(HttpWorkload({.target = "10.1.2.3:80"}), std::invalid_argument);
+  EXPECT_THROW(HttpWorkload({.target = "example.com:80"}), std::invalid_argument);
+  EXPECT_THROW(HttpWorkload({.target = "127.0.0.1"}), std::invalid_argument);
+  EXPECT_THROW(HttpWorkload({.target = "127.0.0.1:99999"}), std::invalid_argument);
+  EXPECT_THROW(HttpWorkload({.target = "127.0.0.1:80", .max_connections = 0}), std::invalid_argument);
+  EXPECT_NO_THROW(HttpWorkload({.target = "127.0.0.2:80"}));
+  EXPECT_NO_THROW(HttpWorkload({.target = "[::1]:80"}));
+}
+
+TEST(HttpOutcomePolicyTest, SuccessIs2xxNothingIsRetriedDeadlineAndTransportAreIndeterminate) {
+  const OutcomePolicy policy = HttpOutcomePolicy();
+  EXPECT_TRUE(policy.is_success(200));
+  EXPECT_TRUE(policy.is_success(299));
+  EXPECT_FALSE(policy.is_success(199));
+  EXPECT_FALSE(policy.is_success(300));
+  EXPECT_FALSE(policy.is_success(500));
+  EXPECT_FALSE(policy.is_success(kCodeOk));
+  EXPECT_TRUE(policy.retryable.empty());
+  EXPECT_EQ(policy.indeterminate, (std::set<CallCode>{kCodeDeadlineExceeded, kCodeTransportError}));
+  const OutcomePolicy custom = HttpOutcomePolicy([](CallCode c) { return c == 204; }, {503});
+  EXPECT_TRUE(custom.is_success(204));
+  EXPECT_FALSE(custom.is_success(200));
+  EXPECT_EQ(custom.retryable, (std::set<CallCode>{503}));
+}
+
+TEST(HttpOutcomePolicyTest, RetryableStatusIsRetriedByTheRunner) {
+  std::atomic<int> calls{0};
+  HttpTestServer server([&](const HttpRequest&) {
+    return calls.fetch_add(1) % 2 == 0 ? TestReply{.status = 503} : TestReply{.status = 200};
+  });
+  HttpWorkload workload({.target = server.address()});
+  RunnerOptions options;
+  options.profile = RateProfile::Constant(5, 1);
+  options.call_deadline = milliseconds(2000);
+  options.policy = HttpOutcomePolicy(IsHttpSuccess, {503});
+  options.policy.initial_backoff = milliseconds(1);
+  RunClock clock = RunClock::StartNow();
+  RunResult r = OpenModelRunner(workload, options, clock).Run();
+  EXPECT_EQ(r.ok, 5u);
+  EXPECT_EQ(r.retries, 5u);
+  EXPECT_EQ(server.requests(), 10);
+}
+
+}  // namespace
+}  // namespace aftershock::load
