@@ -89,13 +89,15 @@ void ChaosScheduler::Loop() {
 void ChaosScheduler::ApplyOnce(std::size_t index) {
   Fault& fault = *plan_[index].fault;
   const bool after = fault.record_after_apply();
-  if (!after) timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
+  // An instantaneous fault (a kill) is an "action": its span is that moment, recovery counts from it.
+  const char* event = plan_[index].duration.count() > 0 ? "apply" : "action";
+  if (!after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
   {
     std::lock_guard<std::mutex> lock(mu_);
     applied_[index] = plan_[index].duration.count() > 0;
   }
   fault.Apply();
-  if (after) timeline_.Record(Clock::now(), "apply", fault.name(), fault.detail());
+  if (after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
 }
 
 void ChaosScheduler::RunRounds(std::size_t index) {

@@ -120,6 +120,10 @@ TEST(ChaosSchedulerTest, RoundsAreGatedAndRepeatUntilTheirEnd) {
   EXPECT_EQ(gates, kill->applies);
   EXPECT_EQ(kill->reverts, 0);  // instantaneous actions are not reverted
   EXPECT_EQ(static_cast<int>(timeline.events().size()), kill->applies.load());
+  EXPECT_EQ(timeline.events()[0].event, "action");
+  const auto spans = timeline.Spans(10);
+  ASSERT_EQ(static_cast<int>(spans.size()), kill->applies.load());
+  EXPECT_EQ(spans[0].begin_second, spans[0].end_second);  // an action spans its own second
 }
 
 TEST(ChaosSchedulerTest, AGateThatNeverOpensIsAnError) {

@@ -50,7 +50,9 @@ std::vector<FaultSpan> ChaosTimeline::Spans(std::int64_t run_end_second) const {
   std::map<std::string, std::size_t> open;
   for (const ChaosEvent& e : events()) {
     const auto second = static_cast<std::int64_t>(std::floor(e.seconds));
-    if (e.event == "apply") {
+    if (e.event == "action") {
+      spans.push_back({e.fault, second, second});
+    } else if (e.event == "apply") {
       open[e.fault] = spans.size();
       spans.push_back({e.fault, second, run_end_second});
     } else if (e.event == "revert") {

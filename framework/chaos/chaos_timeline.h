@@ -3,7 +3,8 @@
 // Written as chaos-timeline.csv next to load-timeline.csv; both carry unix_ms and second from the
 // same run start, so they join on time. Columns:
 //   unix_ms,second,event,fault,detail
-// where event is apply, revert or error. Thread-safe.
+// where event is apply or revert (a fault with a duration), action (an instantaneous one, e.g. a
+// kill) or error. Thread-safe.
 //
 //   ChaosTimeline timeline(clock);
 //   timeline.Record(Clock::now(), "apply", "stall", "2000 ms");
@@ -25,7 +26,7 @@ namespace aftershock::chaos {
 struct ChaosEvent {
   std::int64_t unix_ms = 0;
   double seconds = 0;  // since the run start, with millisecond precision
-  std::string event;   // apply | revert | error
+  std::string event;   // apply | revert | action | error
   std::string fault;
   std::string detail;
 };
@@ -45,7 +46,8 @@ class ChaosTimeline {
 
   void Record(Clock::time_point at, std::string event, std::string fault, std::string detail = "");
   std::vector<ChaosEvent> events() const;
-  // Pairs each apply with the next revert of the same fault; an unreverted fault ends at `run_end_second`.
+  // Pairs each apply with the next revert of the same fault (an unreverted one ends at
+  // `run_end_second`); an action spans its own second.
   std::vector<FaultSpan> Spans(std::int64_t run_end_second) const;
   std::size_t WriteCsv(std::ostream& out) const;
 

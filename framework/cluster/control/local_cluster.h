@@ -1,0 +1,154 @@
+// LocalCluster: every process of the embedded default on loopback, owned by one object — the
+// database (etcd + Patroni + 3 PostgreSQL 15, strict synchronous replication), a TCP fault proxy in
+// front of each database instance on the service -> database path, and three replicas (a, b, c) of
+// aftershock-pseudonym on synthetic nodes node-a.. / zones zone-a.., restarted like a kubelet would.
+// The aftershock-cluster supervisor serves its methods over gRPC (ClusterControlService); tests may
+// also use it in-process.
+//
+//   LocalClusterOptions options;                        // defaults: ports picked free, temp dirs
+//   auto cluster = LocalCluster::Start(options);        // returns at steady state or throws
+//   cluster->KillReplica("b");                          // SIGKILL; restarted after a back-off
+//   cluster->WaitSteady(std::chrono::seconds(30));
+//   cluster->Drain("node-c", std::chrono::seconds(60), std::chrono::seconds(10));
+//   cluster->Uncordon("node-c");
+//   cluster->Stop();                                    // or let the destructor do it
+//
+// Every wait is bounded; failures throw ClusterError with the gRPC code the control API returns.
+// Every child is forked by one long-lived owner thread, because the kernel's parent-death signal
+// (die_with_parent) follows the forking thread, not the process.
+#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_
+#define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fixtures/targets/pseudonym/pseudonym.pb.h"
+#include "framework/cluster/control/cluster_control.pb.h"
+#include "framework/cluster/fault_proxy/fault_proxy.h"
+#include "framework/cluster/patroni_cluster.h"
+
+namespace aftershock::cluster {
+
+namespace internal {
+class LocalClusterImpl;
+}  // namespace internal
+
+// An error with the status code the control API answers with.
+class ClusterError : public std::runtime_error {
+ public:
+  ClusterError(grpc::StatusCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  grpc::StatusCode code() const { return code_; }
+
+ private:
+  grpc::StatusCode code_;
+};
+
+struct LocalClusterOptions {
+  PatroniClusterOptions database;
+  // Empty: the aftershock-pseudonym built with this library.
+  std::string pseudonym_binary;
+  // The replicas' store flags; "{conninfo}" is replaced by the libpq conninfo through the proxies.
+  // nullopt: --store=postgres --postgres-conninfo={conninfo} when the binary's --help offers
+  // postgres, else --store=memory (until the server has a PostgreSQL store).
+  std::optional<std::vector<std::string>> replica_store_args;
+  // Appended to every replica's command line.
+  std::vector<std::string> replica_extra_args;
+  double replica_grace_seconds = 10;  // --grace-seconds of the server
+  // Scratch directory (replica logs); empty: a fresh /tmp/aftershock-cluster-XXXXXX. Removed by Stop().
+  std::string work_dir;
+  std::chrono::milliseconds replica_ready_timeout{30000};
+  // Kubelet-like restart back-off of a crashed replica: initial, doubling up to max; reset after the
+  // replica has been ready for backoff_reset.
+  std::chrono::milliseconds restart_backoff_initial{500};
+  std::chrono::milliseconds restart_backoff_max{5000};
+  std::chrono::milliseconds restart_backoff_reset{10000};
+  // How long a killed primary stays down at least before its Patroni is started again; it also
+  // waits (up to 30 s) until another member leads, so the kill is a real failover.
+  std::chrono::milliseconds member_rejoin_delay{2000};
+  // Idle lease: renewed by RenewLease and Touch(); the owner of the LocalCluster acts on LeaseExpired().
+  std::chrono::milliseconds lease{std::chrono::minutes(30)};
+  // The supervisor's own log, copied by CollectArtifacts when set.
+  std::string supervisor_log_path;
+  // A detached shell janitor that, if this process dies without Stop() (SIGKILL), kills the
+  // postmasters left behind (Patroni starts them detached, so die_with_parent cannot reach them)
+  // and removes the temporary data and `janitor_state_file` (when it still names this pid).
+  bool janitor = true;
+  std::string janitor_state_file;
+};
+
+class LocalCluster {
+ public:
+  // Brings everything up and waits for steady state; throws ClusterError naming what never got
+  // ready (everything started is stopped first).
+  static std::unique_ptr<LocalCluster> Start(LocalClusterOptions options);
+
+  LocalCluster(const LocalCluster&) = delete;
+  LocalCluster& operator=(const LocalCluster&) = delete;
+  ~LocalCluster();
+
+  v1::ClusterStatus Status();
+  // DEADLINE_EXCEEDED naming what is not ready.
+  v1::ClusterStatus WaitSteady(std::chrono::milliseconds timeout);
+  // Empty name: a random ready replica. FAILED_PRECONDITION when it is not running.
+  v1::ActionResult KillReplica(const std::string& name);
+  // FAILED_PRECONDITION unless the database is healthy (or a killed member has not rejoined yet);
+  // the killed member is restarted asynchronously once another member leads, after at least
+  // member_rejoin_delay (the call returns right after the kill).
+  v1::ActionResult KillDatabasePrimary();
+  // member "" = every link; "pg-a" or "a" = that member's. INVALID_ARGUMENT for an unknown one.
+  v1::ActionResult SetDatabaseLinkFaults(const std::string& member, const ProxyFaults& faults);
+  v1::ActionResult ClearDatabaseLinkFaults();
+  v1::ActionResult RollingRestart(std::chrono::milliseconds grace, std::chrono::milliseconds min_ready,
+                                  std::chrono::milliseconds timeout);
+  // Cordons `node` and evicts its replica once every other replica is ready (at most one
+  // unavailable); DEADLINE_EXCEEDED after `timeout` (the node stays cordoned).
+  v1::ActionResult Drain(const std::string& node, std::chrono::milliseconds timeout, std::chrono::milliseconds grace);
+  // Uncordons `node` and waits (replica_ready_timeout) until its replica is ready again.
+  v1::ActionResult Uncordon(const std::string& node);
+  // replica "" = all; UNAVAILABLE when a target replica is not running.
+  v1::ActionResult SetReplicaDefects(const std::string& replica, const pseudonym::v1::Defects& defects);
+  // Database logs into DIR/database/, replica logs as DIR/replica-X.log, the supervisor log, and
+  // DIR/status.txt (the Status() snapshot).
+  v1::ActionResult CollectArtifacts(const std::string& directory);
+  // lease 0 = keep the current lease length; renews it from now.
+  v1::ActionResult RenewLease(std::chrono::milliseconds lease);
+  // Renews the lease (any RPC counts as activity).
+  void Touch();
+  bool LeaseExpired() const;
+
+  // (name, "127.0.0.1:PORT") of a, b, c; stable across restarts.
+  std::vector<std::pair<std::string, std::string>> Replicas() const;
+  std::vector<std::string> ReplicaAddresses() const;
+  // The libpq conninfo the replicas use (through the proxies, follows the primary).
+  std::string ConnectionString() const;
+  // The replicas' store: "postgres" or "memory".
+  std::string ReplicaStore() const;
+  const std::string& DataDir() const;
+  const std::string& WorkDir() const;
+  std::int64_t StartedUnixMs() const;
+
+  // Stops every replica (SIGTERM, grace), the proxies, the database (and any postmaster left
+  // behind), then removes the temporary data. Idempotent.
+  void Stop();
+
+ private:
+  explicit LocalCluster(std::unique_ptr<internal::LocalClusterImpl> impl);
+
+  std::unique_ptr<internal::LocalClusterImpl> impl_;
+};
+
+// The pseudonym target's defects from the control API's request.
+pseudonym::v1::Defects DefectsFromRequest(const v1::ReplicaDefectsRequest& request);
+ProxyFaults ProxyFaultsFromProto(const v1::LinkFaults& faults);
+v1::LinkFaults ProxyFaultsToProto(const ProxyFaults& faults);
+
+}  // namespace aftershock::cluster
+
+#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_

@@ -1,0 +1,165 @@
+// The HA chaos suite (seed 000) on the embedded local cluster: etcd + Patroni + three PostgreSQL 15
+// instances with synchronous replication, three replicas of the pseudonym service on synthetic
+// nodes a, b, c, and a fault proxy on every service -> database link.
+//
+// Each scenario runs continuous open-model load creating fresh pseudonyms (ledgered), applies its
+// fault within its window, settles, verifies, emits the load and chaos timelines on one clock and
+// gates P1/P2/P3 with its own budgets, so every failure is attributed to its scenario.
+// The cluster is brought up once per ctest run by the CTest fixture (ctest/cluster_fixture.cmake);
+// a developer can keep one up with `aftershock-cluster up` and run a single scenario from the IDE.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "fixtures/cluster_faults.h"
+#include "fixtures/list_ctest.h"
+#include "fixtures/pseudonym_target.h"
+#include "fixtures/resilience_scenario.h"
+#include "framework/cluster/control/cluster_client.h"
+#include "framework/gtest/flags.h"
+
+namespace aftershock::suites {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
+
+milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
+
+class HaSuite : public fixtures::ResilienceScenario {
+ protected:
+  std::string DefaultSet() const override { return "pr"; }
+
+  void SetUp() override {
+    fixtures::ResilienceScenario::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    try {
+      client_ = std::make_unique<cluster::ClusterClient>(cluster::ClusterClient::Attach());
+    } catch (const std::exception& e) {
+      FAIL() << "no embedded cluster to attach to (" << e.what()
+             << "): run `aftershock-cluster up`, or run the set through ctest (-L " << set_name()
+             << "), which brings one up";
+    }
+    client_->RenewLease();
+    // Steady state before anything is injected: the most likely source of a confusing red build.
+    try {
+      client_->WaitSteady(seconds(180));
+    } catch (const std::exception& e) {
+      FAIL() << "the cluster never reached steady state: " << e.what();
+    }
+    target_ = std::make_unique<fixtures::PseudonymTarget>(client_->ReplicaAddresses());
+    target_->EnsureNamespace(seconds(30));
+  }
+
+  void TearDown() override {
+    if (client_) {
+      // Safety net: whatever a scenario did to the cluster is undone before the next one.
+      for (const char* node : {"node-a", "node-b", "node-c"}) {
+        try {
+          client_->Uncordon(node);
+        } catch (const std::exception&) {
+        }
+      }
+      try {
+        client_->ClearDatabaseLinkFaults();
+        client_->SetReplicaDefects({});
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "could not clear faults on the cluster: " << e.what();
+      }
+      if (!config().name.empty()) {
+        const std::filesystem::path dir = std::filesystem::absolute(
+            std::filesystem::path(gtest_integration::CurrentFlags().artifacts_dir) / set_name() / config().name /
+            "cluster");
+        try {
+          client_->CollectArtifacts(dir.string());
+        } catch (const std::exception& e) {
+          std::cerr << "aftershock: collecting cluster artifacts failed: " << e.what() << "\n";
+        }
+      }
+    }
+    fixtures::ResilienceScenario::TearDown();
+  }
+
+  std::function<void()> Gate() { return fixtures::WaitSteadyGate(*client_, seconds(120)); }
+
+  std::unique_ptr<cluster::ClusterClient> client_;
+  std::unique_ptr<fixtures::PseudonymTarget> target_;
+};
+
+TEST_F(HaSuite, DISABLED_Baseline) { RunAndJudge(*target_, {}); }
+
+TEST_F(HaSuite, DISABLED_ReplicaKill) {
+  const auto& p = config().params;
+  RunAndJudge(*target_, {{.at = Ms(p.GetDuration("first_kill_at_seconds")),
+                          .fault = std::make_shared<fixtures::ReplicaKillFault>(*client_),
+                          .repeat_pause = Ms(p.GetDuration("kill_every_seconds")),
+                          .repeat_until = Ms(config().load_seconds)}});
+}
+
+TEST_F(HaSuite, DISABLED_PrimaryKill) {
+  const auto& p = config().params;
+  RunAndJudge(*target_, {{.at = Ms(p.GetDuration("first_kill_at_seconds")),
+                          .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_),
+                          .database = true,
+                          .repeat_pause = Ms(p.GetDuration("pause_seconds")),
+                          .repeat_until = Ms(config().load_seconds - p.GetDuration("stop_before_end_seconds")),
+                          .gate = Gate()}});
+}
+
+TEST_F(HaSuite, DISABLED_DbPartition) {
+  const auto& p = config().params;
+  const double first = p.GetDuration("first_burst_at_seconds");
+  const double burst = p.GetDuration("burst_seconds");
+  const double every = p.GetDuration("burst_every_seconds");
+  auto partition = std::make_shared<fixtures::DbPartitionFault>(*client_);
+  std::vector<chaos::TimedFault> plan;
+  for (double at = first; at + burst <= config().load_seconds - burst && plan.size() < 100; at += every) {
+    plan.push_back({.at = Ms(at), .duration = Ms(burst), .fault = partition, .database = true});
+  }
+  RunAndJudge(*target_, plan);
+}
+
+TEST_F(HaSuite, DISABLED_RollingRestart) {
+  const auto& p = config().params;
+  RunAndJudge(*target_, {{.at = Ms(p.GetDuration("restart_at_seconds")),
+                          .fault = std::make_shared<fixtures::RollingRestartFault>(
+                              *client_, Ms(p.GetDuration("grace_seconds")), Ms(p.GetDuration("min_ready_seconds")))}});
+}
+
+TEST_F(HaSuite, DISABLED_Drain) {
+  const auto& p = config().params;
+  RunAndJudge(*target_, {{.at = Ms(p.GetDuration("drain_at_seconds")),
+                          .duration = Ms(p.GetDuration("cordoned_seconds")),
+                          .fault = std::make_shared<fixtures::DrainFault>(*client_, p.GetString("node"),
+                                                                          Ms(p.GetDuration("drain_timeout_seconds")))}});
+}
+
+// Verdict: acknowledging before commit loses writes at a primary kill: P3 (and P2) must turn red.
+TEST_F(HaSuite, DISABLED_VerdictAckBeforeCommit) {
+  const auto& p = config().params;
+  cluster::v1::ReplicaDefectsRequest defects;
+  defects.set_ack_before_commit(true);
+  RunAndJudge(*target_,
+              {{.at = milliseconds(0), .duration = Ms(config().load_seconds),
+                .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "ack-before-commit", defects)},
+               {.at = Ms(p.GetDuration("kill_at_seconds")),
+                .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true, .gate = Gate()}},
+              {"p3-reverse-lookup"});
+}
+
+// Verdict: replicas that stall longer than the outage budget must turn P1 red.
+TEST_F(HaSuite, DISABLED_VerdictStalledReplicas) {
+  const auto& p = config().params;
+  cluster::v1::ReplicaDefectsRequest defects;
+  defects.set_stall_until_ms_from_now(static_cast<std::uint32_t>(Ms(p.GetDuration("stall_seconds")).count()));
+  RunAndJudge(*target_,
+              {{.at = Ms(p.GetDuration("stall_at_seconds")), .duration = Ms(p.GetDuration("stall_seconds")),
+                .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "replica-stall", defects)}},
+              {"p1-longest-outage"});
+}
+
+}  // namespace
+}  // namespace aftershock::suites

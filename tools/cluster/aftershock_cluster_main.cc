@@ -1,0 +1,472 @@
+// aftershock-cluster: the embedded local cluster supervisor and its CLI.
+//
+//   aftershock-cluster up [--foreground] [--lease-minutes=N] [--state=PATH] [--store=auto|memory|postgres]
+//                         [--watch-pid=PID]
+//   aftershock-cluster status | down | kill-replica [NAME] | kill-primary | partition --seconds=N
+//   aftershock-cluster rolling-restart | drain NODE | uncordon NODE | collect DIR
+//
+// `up` daemonizes by default: the parent waits until the supervisor child reports steady state (or
+// its error) and exits 0 (1 on failure). The supervisor serves the control API on a unix socket next
+// to the state file, and stops everything on `down`, SIGINT/SIGTERM, or when the idle lease expires.
+// Exit status: 0 done, 1 failed, 2 bad usage.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "framework/cluster/control/cluster_client.h"
+#include "framework/cluster/control/cluster_control_service.h"
+#include "framework/cluster/control/internal/state_file.h"
+#include "framework/cluster/control/local_cluster.h"
+
+namespace aftershock::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr auto kUpTimeout = std::chrono::minutes(10);
+constexpr auto kDownTimeout = std::chrono::seconds(120);
+
+const char kUsage[] =
+    "usage: aftershock-cluster VERB [flags]\n"
+    "  up [--foreground] [--lease-minutes=N] [--store=auto|memory|postgres] [--watch-pid=PID]\n"
+    "                          bring the local cluster up (daemonized unless --foreground), wait for steady state\n"
+    "  status                  print every process, role and readiness\n"
+    "  down                    stop everything the supervisor started\n"
+    "  kill-replica [NAME]     SIGKILL replica NAME (a|b|c; random when omitted); it is restarted\n"
+    "  kill-primary            kill the database primary (refused unless healthy); it rejoins\n"
+    "  partition --seconds=N   blackhole every service -> database link for N s, then clear\n"
+    "  rolling-restart         restart the replicas one at a time\n"
+    "  drain NODE              cordon NODE (node-a|node-b|node-c) and evict its replica\n"
+    "  uncordon NODE           uncordon NODE; its replica starts again\n"
+    "  collect DIR             copy every log and a status snapshot into DIR\n"
+    "flags for every verb:\n"
+    "  --state=PATH            state file (default $AFTERSHOCK_CLUSTER_STATE or /tmp/aftershock-cluster/state)\n";
+
+int Usage(const std::string& error) {
+  std::cerr << "aftershock-cluster: " << error << "\n" << kUsage;
+  return kExitUsage;
+}
+
+struct Command {
+  std::string verb;
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> flags;  // name -> value ("" for bare flags)
+};
+
+bool ProcessAlive(pid_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
+
+std::string SocketPathFor(const std::string& state_path) {
+  return (fs::path(state_path).parent_path() / "control.sock").string();
+}
+
+std::optional<int> ParseNumber(const std::string& text) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::stoi(text);
+}
+
+// ---- up ---------------------------------------------------------------------------------------
+
+struct UpOptions {
+  std::string state_path;
+  bool foreground = false;
+  int lease_minutes = 30;
+  std::string store = "auto";
+  // 0: none. Otherwise the supervisor stops everything once this process is gone (the CTest
+  // fixture passes the ctest PID, so an interrupted ctest run leaves nothing running).
+  pid_t watch_pid = 0;
+};
+
+void Notify(int fd, const std::string& line) {
+  if (fd < 0) return;
+  std::string text = line + "\n";
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n') c = '|';
+  }
+  return text;
+}
+
+// The supervisor itself; `notify_fd` gets "READY <seconds>" or "ERROR <message>".
+int RunSupervisor(const UpOptions& up, int notify_fd) {
+  // SIGINT/SIGTERM are taken synchronously by the main loop; every thread inherits the mask and
+  // children start with an empty one (ChildProcess resets it).
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGHUP, SIG_IGN);
+
+  const auto t0 = Clock::now();
+  const std::string socket_path = SocketPathFor(up.state_path);
+  const std::string log_path = up.state_path + ".log";
+  LocalClusterOptions options;
+  options.lease = std::chrono::minutes(up.lease_minutes);
+  options.supervisor_log_path = log_path;
+  options.janitor_state_file = up.state_path;
+  if (up.store == "memory") options.replica_store_args = std::vector<std::string>{"--store=memory"};
+  if (up.store == "postgres") {
+    options.replica_store_args = std::vector<std::string>{"--store=postgres", "--postgres-conninfo={conninfo}"};
+  }
+  std::cerr << "[supervisor] pid " << ::getpid() << ": bringing the local cluster up\n";
+
+  std::unique_ptr<LocalCluster> cluster;
+  std::unique_ptr<ClusterControlServer> server;
+  std::atomic<bool> shutdown_requested{false};
+  try {
+    cluster = LocalCluster::Start(options);
+    server = ClusterControlServer::Start(*cluster, socket_path, [&] { shutdown_requested = true; });
+    internal::ClusterStateFile state;
+    state.socket = socket_path;
+    state.pid = ::getpid();
+    state.started_unix_ms = cluster->StartedUnixMs();
+    state.replicas = cluster->Replicas();
+    state.data_dir = cluster->DataDir();
+    state.work_dir = cluster->WorkDir();
+    state.extra["store"] = cluster->ReplicaStore();
+    state.extra["log"] = log_path;
+    internal::WriteStateFile(up.state_path, state);
+  } catch (const std::exception& e) {
+    std::cerr << "[supervisor] bring-up failed: " << e.what() << "\n";
+    server.reset();
+    cluster.reset();
+    Notify(notify_fd, "ERROR " + OneLine(e.what()));
+    return kExitFailed;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::ostringstream ready;
+  ready << std::fixed << std::setprecision(1) << seconds;
+  std::cerr << "[supervisor] steady after " << ready.str() << " s; store " << cluster->ReplicaStore()
+            << "; control socket " << socket_path << "\n";
+  Notify(notify_fd, "READY " + ready.str() + " " + cluster->ReplicaStore());
+  if (notify_fd >= 0) ::close(notify_fd);
+
+  std::string why;
+  while (why.empty()) {
+    timespec tick{0, 200 * 1000 * 1000};
+    const int sig = ::sigtimedwait(&stop_signals, nullptr, &tick);
+    if (sig == SIGINT || sig == SIGTERM) why = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    if (shutdown_requested) why = "Shutdown RPC";
+    if (cluster->LeaseExpired()) why = "idle lease expired";
+    if (up.watch_pid > 0 && ::kill(up.watch_pid, 0) != 0 && errno == ESRCH) {
+      why = "watched process " + std::to_string(up.watch_pid) + " is gone";
+    }
+  }
+  std::cerr << "[supervisor] stopping (" << why << ")\n";
+  // The state file goes first, so nobody attaches to a cluster that is going away.
+  try {
+    if (internal::ReadStateFile(up.state_path).pid == ::getpid()) fs::remove(up.state_path);
+  } catch (const std::exception&) {
+  }
+  server.reset();
+  cluster->Stop();
+  cluster.reset();
+  std::cerr << "[supervisor] stopped\n";
+  return kExitOk;
+}
+
+int RunUp(const UpOptions& up) {
+  // One supervisor per state file.
+  try {
+    const internal::ClusterStateFile old = internal::ReadStateFile(up.state_path);
+    if (ProcessAlive(old.pid)) {
+      std::cout << "aftershock-cluster: already up (supervisor pid " << old.pid << ", state " << up.state_path
+                << ")\n";
+      return kExitOk;
+    }
+    std::error_code ec;
+    fs::remove(up.state_path, ec);
+  } catch (const std::exception&) {
+  }
+  std::error_code ec;
+  fs::create_directories(fs::path(up.state_path).parent_path(), ec);
+  if (up.foreground) return RunSupervisor(up, -1);
+
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    std::cerr << "aftershock-cluster: pipe: " << std::strerror(errno) << "\n";
+    return kExitFailed;
+  }
+  const auto t0 = Clock::now();
+  // No thread exists yet (nothing has touched gRPC), so a plain fork is safe.
+  const pid_t child = ::fork();
+  if (child < 0) {
+    std::cerr << "aftershock-cluster: fork: " << std::strerror(errno) << "\n";
+    return kExitFailed;
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    ::setsid();
+    const std::string log_path = up.state_path + ".log";
+    const int null_fd = ::open("/dev/null", O_RDONLY);
+    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+    if (log_fd >= 0) {
+      ::dup2(log_fd, STDOUT_FILENO);
+      ::dup2(log_fd, STDERR_FILENO);
+    }
+    ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    const int code = RunSupervisor(up, fds[1]);
+    std::cout.flush();
+    std::cerr.flush();
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  std::string received;
+  const auto deadline = t0 + kUpTimeout;
+  while (received.find('\n') == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      std::cerr << "aftershock-cluster up: no steady state within " << kUpTimeout.count()
+                << " min; stopping the supervisor (pid " << child << "); log " << up.state_path << ".log\n";
+      ::kill(child, SIGTERM);
+      return kExitFailed;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char buffer[4096];
+    const ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
+    if (n <= 0) break;  // the supervisor closed the pipe (exited)
+    received.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  const std::string line = received.substr(0, received.find('\n'));
+  if (line.rfind("READY ", 0) == 0) {
+    std::istringstream in(line.substr(6));
+    std::string secs, store;
+    in >> secs >> store;
+    std::cout << "aftershock-cluster up: steady in " << secs << " s (supervisor pid " << child << ", store " << store
+              << ", state " << up.state_path << ")\n";
+    return kExitOk;
+  }
+  int status = 0;
+  ::waitpid(child, &status, WNOHANG);
+  if (line.rfind("ERROR ", 0) == 0) {
+    std::string message = line.substr(6);
+    for (char& c : message) {
+      if (c == '|') c = '\n';
+    }
+    std::cerr << "aftershock-cluster up failed: " << message << "\n";
+  } else {
+    std::cerr << "aftershock-cluster up failed: the supervisor exited during bring-up; log " << up.state_path
+              << ".log\n";
+  }
+  return kExitFailed;
+}
+
+// ---- the client verbs -------------------------------------------------------------------------
+
+void PrintStatus(const v1::ClusterStatus& status) {
+  std::cout << "steady: " << (status.steady() ? "yes" : "no (" + status.not_steady_reason() + ")") << "\n";
+  std::cout << "supervisor pid " << status.supervisor_pid() << ", replica store " << status.replica_store()
+            << ", primary " << (status.primary().empty() ? "(none)" : status.primary()) << "\n";
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::cout << "lease expires in " << (status.lease_expires_unix_ms() - now_ms) / 1000 << " s\n";
+  for (const v1::Replica& r : status.replicas()) {
+    std::cout << "replica " << r.name() << "  " << r.node() << " " << r.zone() << "  " << r.address() << "  pid "
+              << r.pid() << "  " << (r.ready() ? "ready" : "NOT READY") << "  restarts " << r.restarts()
+              << (r.node_cordoned() ? "  (node cordoned)" : "") << "\n";
+  }
+  for (const v1::DatabaseMember& m : status.members()) {
+    std::cout << "member " << m.name() << "  " << m.node() << "  " << (m.role().empty() ? "-" : m.role()) << "  "
+              << m.state() << "  timeline " << m.timeline() << "  lag " << m.lag_bytes() << "  pg_port " << m.pg_port()
+              << "  proxy_port " << m.proxy_port() << "  patroni pid " << m.patroni_pid() << "  postmaster pid "
+              << m.postmaster_pid();
+    const v1::LinkFaults& f = m.link_faults();
+    if (f.blackhole() || f.reset() || f.latency_ms() || f.jitter_ms() || f.bandwidth_bytes_per_second()) {
+      std::cout << "  link faults {" << f.ShortDebugString() << "}";
+    }
+    std::cout << "\n";
+  }
+}
+
+int RunDown(const std::string& state_path) {
+  ClusterClient client = ClusterClient::Attach(state_path);
+  const pid_t pid = client.state().pid;
+  std::cout << client.Shutdown().summary() << "\n";
+  const auto deadline = Clock::now() + kDownTimeout;
+  while (ProcessAlive(pid) || fs::exists(state_path)) {
+    if (Clock::now() >= deadline) {
+      std::cerr << "aftershock-cluster down: supervisor pid " << pid << " still running after " << kDownTimeout.count()
+                << " s\n";
+      return kExitFailed;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::cout << "aftershock-cluster down: supervisor pid " << pid << " and everything it started are stopped\n";
+  return kExitOk;
+}
+
+int RunPartition(ClusterClient& client, int seconds) {
+  v1::LinkFaults faults;
+  faults.set_blackhole(true);
+  std::cout << client.SetDatabaseLinkFaults("", faults).summary() << "\n";
+  // The partition is always lifted, also on Ctrl-C.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  timespec wait{seconds, 0};
+  ::sigtimedwait(&stop_signals, nullptr, &wait);
+  std::cout << client.ClearDatabaseLinkFaults().summary() << "\n";
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  if (argc < 2) return Usage("no verb given");
+  Command command;
+  command.verb = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) == 0) {
+      const std::size_t eq = arg.find('=');
+      command.flags[arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2)] =
+          eq == std::string::npos ? "" : arg.substr(eq + 1);
+    } else {
+      command.positional.push_back(arg);
+    }
+  }
+  if (command.verb == "--help" || command.verb == "help" || command.verb == "-h") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  const std::string state_path =
+      command.flags.count("state") ? command.flags["state"] : internal::DefaultStateFilePath();
+  if (state_path.empty()) return Usage("--state needs a path");
+
+  struct VerbSpec {
+    std::vector<std::string> flags;
+    std::size_t min_args;
+    std::size_t max_args;
+  };
+  const std::map<std::string, VerbSpec> verbs = {
+      {"up", {{"foreground", "lease-minutes", "store", "watch-pid"}, 0, 0}},
+      {"status", {{}, 0, 0}},
+      {"down", {{}, 0, 0}},
+      {"kill-replica", {{}, 0, 1}},
+      {"kill-primary", {{}, 0, 0}},
+      {"partition", {{"seconds"}, 0, 0}},
+      {"rolling-restart", {{}, 0, 0}},
+      {"drain", {{}, 1, 1}},
+      {"uncordon", {{}, 1, 1}},
+      {"collect", {{}, 1, 1}},
+  };
+  const auto spec = verbs.find(command.verb);
+  if (spec == verbs.end()) return Usage("unknown verb '" + command.verb + "'");
+  for (const auto& [name, value] : command.flags) {
+    if (name == "state") continue;
+    const auto& allowed = spec->second.flags;
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      return Usage("unknown flag --" + name + " for '" + command.verb + "'");
+    }
+  }
+  if (command.positional.size() < spec->second.min_args || command.positional.size() > spec->second.max_args) {
+    return Usage("wrong number of arguments for '" + command.verb + "'");
+  }
+  const std::string arg = command.positional.empty() ? "" : command.positional[0];
+
+  if (command.verb == "up") {
+    UpOptions up;
+    up.state_path = fs::absolute(state_path).string();
+    if (command.flags.count("foreground")) {
+      if (!command.flags["foreground"].empty()) return Usage("--foreground takes no value");
+      up.foreground = true;
+    }
+    if (command.flags.count("lease-minutes")) {
+      const std::optional<int> minutes = ParseNumber(command.flags["lease-minutes"]);
+      if (!minutes || *minutes < 1) return Usage("--lease-minutes needs a whole number of minutes >= 1");
+      up.lease_minutes = *minutes;
+    }
+    if (command.flags.count("watch-pid")) {
+      const std::optional<int> pid = ParseNumber(command.flags["watch-pid"]);
+      if (!pid || *pid < 1) return Usage("--watch-pid needs a process id >= 1");
+      if (::kill(*pid, 0) != 0 && errno == ESRCH) return Usage("--watch-pid: no process " + std::to_string(*pid));
+      up.watch_pid = *pid;
+    }
+    if (command.flags.count("store")) {
+      up.store = command.flags["store"];
+      if (up.store != "auto" && up.store != "memory" && up.store != "postgres") {
+        return Usage("--store must be auto, memory or postgres");
+      }
+    }
+    return RunUp(up);
+  }
+
+  std::optional<int> partition_seconds;
+  if (command.verb == "partition") {
+    partition_seconds = ParseNumber(command.flags.count("seconds") ? command.flags["seconds"] : "");
+    if (!partition_seconds || *partition_seconds < 1) return Usage("partition needs --seconds=N (N >= 1)");
+  }
+  try {
+    if (command.verb == "down") return RunDown(state_path);
+    ClusterClient client = ClusterClient::Attach(state_path);
+    if (command.verb == "status") {
+      PrintStatus(client.Status());
+    } else if (command.verb == "kill-replica") {
+      std::cout << client.KillReplica(arg).summary() << "\n";
+    } else if (command.verb == "kill-primary") {
+      std::cout << client.KillDatabasePrimary().summary() << "\n";
+    } else if (command.verb == "partition") {
+      return RunPartition(client, *partition_seconds);
+    } else if (command.verb == "rolling-restart") {
+      std::cout << client.RollingRestart().summary() << "\n";
+    } else if (command.verb == "drain") {
+      std::cout << client.Drain(arg).summary() << "\n";
+    } else if (command.verb == "uncordon") {
+      std::cout << client.Uncordon(arg).summary() << "\n";
+    } else if (command.verb == "collect") {
+      std::cout << client.CollectArtifacts(fs::absolute(arg).string()).summary() << "\n";
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "aftershock-cluster " << command.verb << ": " << e.what() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace aftershock::cluster
+
+int main(int argc, char** argv) { return aftershock::cluster::Main(argc, argv); }
