@@ -41,6 +41,9 @@ struct TimedFault {
   std::chrono::milliseconds repeat_until{0};
   // Called before every apply (health gating); throws when the system never got healthy.
   std::function<void()> gate{};
+  // False for a condition rather than a disruption (e.g. a seeded defect held for the whole run):
+  // no time-to-recover is measured from its end.
+  bool measure_recovery = true;
 };
 
 class ChaosScheduler {

@@ -137,17 +137,19 @@ TEST_F(HaSuite, DISABLED_Drain) {
                                                                           Ms(p.GetDuration("drain_timeout_seconds")))}});
 }
 
-// Verdict: acknowledging before commit loses writes at a primary kill: P3 (and P2) must turn red.
+// Verdict: acknowledging before commit loses writes at a primary kill: P3 (the lost rows) and P2
+// (a re-Create mints a new pseudonym for a lost original) must both turn red.
 TEST_F(HaSuite, DISABLED_VerdictAckBeforeCommit) {
   const auto& p = config().params;
   cluster::v1::ReplicaDefectsRequest defects;
   defects.set_ack_before_commit(true);
   RunAndJudge(*target_,
               {{.at = milliseconds(0), .duration = Ms(config().load_seconds),
-                .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "ack-before-commit", defects)},
+                .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "ack-before-commit", defects),
+                .measure_recovery = false},
                {.at = Ms(p.GetDuration("kill_at_seconds")),
                 .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true, .gate = Gate()}},
-              {"p3-reverse-lookup"});
+              {"p2-promise-stability", "p3-reverse-lookup"});
 }
 
 // Verdict: replicas that stall longer than the outage budget must turn P1 red.

@@ -1015,6 +1015,7 @@ pseudonym::v1::Defects DefectsFromRequest(const v1::ReplicaDefectsRequest& reque
   defects.set_stall_until_ms_from_now(request.stall_until_ms_from_now());
   defects.set_internal_rate(request.internal_rate());
   defects.set_unavailable_rate(request.unavailable_rate());
+  defects.set_ack_before_commit(request.ack_before_commit());
   return defects;
 }
 
