@@ -467,6 +467,17 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
     }
   }
   std::cout << "\n";
+  // A shared machine makes single rows noisy: a low rate can miss the bar while a higher one holds.
+  std::vector<const RunnerRow*> by_rate;
+  for (const RunnerRow& r : rows) by_rate.push_back(&r);
+  std::sort(by_rate.begin(), by_rate.end(), [](const RunnerRow* a, const RunnerRow* b) { return a->rate < b->rate; });
+  const RunnerRow* best_run = nullptr;  // held, and so was every lower rate
+  for (const RunnerRow* r : by_rate) {
+    if (!r->held) break;
+    best_run = r;
+  }
+  std::cout << "highest rate held with every lower rate held too: "
+            << (best_run ? Fixed(best_run->rate, 0) + " req/s" : std::string("none")) << "\n";
   if (best_held && best_held->rate == *std::max_element(flags.rates.begin(), flags.rates.end())) {
     std::cout << "note: the highest rate tried was held; the runner's limit lies above it (try higher --rates).\n";
   }

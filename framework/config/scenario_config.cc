@@ -8,7 +8,9 @@ double ScenarioConfig::PeakRate() const {
   double peak = 0;
   for (const load::StageSpec& stage : profile) {
     peak = std::max(peak, stage.rate_from);
-    if (stage.kind != load::StageKind::kConstant) peak = std::max(peak, stage.rate_to);
+    if (stage.kind != load::StageKind::kConstant && stage.kind != load::StageKind::kSoak) {
+      peak = std::max(peak, stage.rate_to);
+    }
   }
   return peak;
 }

@@ -116,6 +116,8 @@ void ScaleProfile(std::vector<load::StageSpec>& profile, double rate_factor, dou
     stage.rate_from *= rate_factor;
     stage.rate_to *= rate_factor;
     stage.duration_seconds *= time_factor;
+    stage.spike_at_seconds *= time_factor;
+    stage.spike_seconds *= time_factor;
   }
 }
 

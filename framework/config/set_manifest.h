@@ -30,6 +30,8 @@
 //   {name: warm-up, kind: constant, rate: 60, duration: 30s}
 //   {name: ramp, kind: ramp, from: 60, to: 400, duration: 20s}
 //   {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}
+//   {name: spike, kind: spike, from: 100, to: 900, at: 10s, spike: 5s, duration: 40s}
+//   {name: soak, kind: soak, rate: 50, duration: 30m}
 // Stage names are unique within a profile; rates are >= 0 and at least one stage must offer load.
 //
 // Precedence: defaults < scenario override < environment (RESILIENCE_<KNOB IN UPPER CASE>).

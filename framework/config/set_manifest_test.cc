@@ -274,6 +274,24 @@ TEST(SetManifestProfileTest, ParsesAllStageKinds) {
   EXPECT_EQ(c.rate_per_second, 100);  // the configured knob
 }
 
+TEST(SetManifestProfileTest, ParsesSpikeAndSoak) {
+  const std::string yaml = Replaced(
+      Manifest(kProfiled), "      - {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}\n",
+      "      - {name: spike, kind: spike, from: 100, to: 900, at: 10s, spike: 5s, duration: 40s}\n"
+      "      - {name: soak, kind: soak, rate: 50, duration: 5m}\n");
+  const ScenarioConfig c = Parse(yaml).scenarios[0];
+  ASSERT_EQ(c.profile.size(), 4u);
+  EXPECT_EQ(c.profile[2].kind, load::StageKind::kSpike);
+  EXPECT_EQ(c.profile[2].rate_to, 900);
+  EXPECT_EQ(c.profile[2].spike_at_seconds, 10);
+  EXPECT_EQ(c.profile[2].spike_seconds, 5);
+  EXPECT_EQ(c.profile[3].kind, load::StageKind::kSoak);
+  EXPECT_EQ(c.profile[3].rate_from, 50);
+  EXPECT_EQ(c.PeakRate(), 900);
+  EXPECT_EQ(ErrorOf(Replaced(yaml, "spike: 5s, duration: 40s", "spike: 35s, duration: 40s")),
+            "manifests/sets/pr.yaml:21: key 'spike': the burst (at + spike) must end within the stage's duration");
+}
+
 TEST(SetManifestProfileTest, RateDefaultsToPeakWhenSetNowhere) {
   const std::string yaml = Replaced(Manifest(kProfiled), "  rate_per_second: 100\n", "");
   EXPECT_EQ(Parse(yaml).scenarios[0].rate_per_second, 400);
@@ -287,8 +305,9 @@ TEST(SetManifestProfileTest, ExplicitLoadSecondsMustAgree) {
 }
 
 TEST(SetManifestProfileTest, UnknownKind) {
-  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "kind: ramp", "kind: spike")),
-            "manifests/sets/pr.yaml:20: key 'kind': 'spike' is not a stage kind (known: constant, ramp, steps)");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "kind: ramp", "kind: spiky")),
+            "manifests/sets/pr.yaml:20: key 'kind': 'spiky' is not a stage kind (known: constant, ramp, steps, "
+            "spike, soak)");
 }
 
 TEST(SetManifestProfileTest, KeyThatDoesNotApplyToTheKind) {
@@ -297,7 +316,7 @@ TEST(SetManifestProfileTest, KeyThatDoesNotApplyToTheKind) {
             "rate, duration)");
   EXPECT_THAT(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60,", "rat: 60,")),
               StartsWith("manifests/sets/pr.yaml:19: key 'rat' is not known (known: name, kind, rate, from, to, "
-                         "steps, duration)"));
+                         "steps, at, spike, duration)"));
 }
 
 TEST(SetManifestProfileTest, MissingStageKey) {

@@ -37,8 +37,25 @@ RateProfile RateProfile::FromStages(const std::vector<StageSpec>& stages) {
     if (!(s.duration_seconds > 0) || !std::isfinite(s.duration_seconds))
       throw std::invalid_argument(who + "duration must be > 0 seconds");
     if (!(s.rate_from >= 0) || !std::isfinite(s.rate_from)) throw std::invalid_argument(who + "rate must be >= 0");
-    if (s.kind != StageKind::kConstant && (!(s.rate_to >= 0) || !std::isfinite(s.rate_to)))
+    if (s.kind != StageKind::kConstant && s.kind != StageKind::kSoak && (!(s.rate_to >= 0) || !std::isfinite(s.rate_to)))
       throw std::invalid_argument(who + "target rate must be >= 0");
+    if (s.kind == StageKind::kSpike) {
+      if (!(s.spike_seconds > 0) || !(s.spike_at_seconds >= 0) ||
+          !(s.spike_at_seconds + s.spike_seconds <= s.duration_seconds + 1e-9))
+        throw std::invalid_argument(who + "the burst must start at >= 0 s, last > 0 s and end within the stage");
+      const double plateaus[3][2] = {{s.rate_from, s.spike_at_seconds},
+                                     {s.rate_to, s.spike_seconds},
+                                     {s.rate_from, s.duration_seconds - s.spike_at_seconds - s.spike_seconds}};
+      for (const auto& [rate, seconds] : plateaus) {
+        if (seconds <= 1e-9) continue;
+        StageSpec plateau = s;
+        plateau.kind = StageKind::kConstant;
+        plateau.rate_from = plateau.rate_to = rate;
+        plateau.duration_seconds = seconds;
+        p.stages_.push_back(plateau);
+      }
+      continue;
+    }
     if (s.kind == StageKind::kSteps) {
       if (s.steps < 1) throw std::invalid_argument(who + "steps must be >= 1");
       for (int i = 0; i < s.steps; ++i) {
@@ -52,6 +69,7 @@ RateProfile RateProfile::FromStages(const std::vector<StageSpec>& stages) {
       }
     } else {
       StageSpec copy = s;
+      if (copy.kind == StageKind::kSoak) copy.kind = StageKind::kConstant;
       if (copy.kind == StageKind::kConstant) copy.rate_to = copy.rate_from;
       p.stages_.push_back(copy);
     }

@@ -49,6 +49,27 @@ TEST(RateProfileTest, StepsExpandIntoPlateaus) {
   EXPECT_DOUBLE_EQ(p.PeakRate(), 400);
 }
 
+TEST(RateProfileTest, SpikeBurstsThenComesBack) {
+  auto p = RateProfile::FromStages({{.name = "spike", .kind = StageKind::kSpike, .rate_from = 10, .rate_to = 100,
+                                     .duration_seconds = 6, .spike_at_seconds = 2, .spike_seconds = 1}});
+  ASSERT_EQ(p.stages().size(), 3u);
+  EXPECT_DOUBLE_EQ(p.stages()[0].rate_from, 10);
+  EXPECT_DOUBLE_EQ(p.stages()[1].rate_from, 100);
+  EXPECT_DOUBLE_EQ(p.stages()[2].rate_from, 10);
+  EXPECT_EQ(All(p).size(), 20u + 100u + 30u);
+  EXPECT_EQ(p.StageAt(std::chrono::milliseconds(2500)), "spike");
+  EXPECT_THROW(RateProfile::FromStages({{.name = "bad", .kind = StageKind::kSpike, .rate_from = 1, .rate_to = 5,
+                                         .duration_seconds = 3, .spike_at_seconds = 2, .spike_seconds = 2}}),
+               std::invalid_argument);
+}
+
+TEST(RateProfileTest, SoakIsALongConstantStage) {
+  auto p = RateProfile::FromStages({{.name = "soak", .kind = StageKind::kSoak, .rate_from = 5, .duration_seconds = 600}});
+  ASSERT_EQ(p.stages().size(), 1u);
+  EXPECT_EQ(p.stages()[0].kind, StageKind::kConstant);
+  EXPECT_EQ(p.ExpectedArrivals(), 3000u);
+}
+
 TEST(RateProfileTest, StagesFollowEachOtherAndAreNamed) {
   auto p = RateProfile::FromStages({{.name = "warm-up", .rate_from = 10, .duration_seconds = 2},
                                     {.name = "overload", .rate_from = 50, .duration_seconds = 1}});

@@ -19,6 +19,8 @@ const std::vector<KindSpec>& Kinds() {
       {"constant", load::StageKind::kConstant, {"name", "kind", "rate", "duration"}},
       {"ramp", load::StageKind::kLinearRamp, {"name", "kind", "from", "to", "duration"}},
       {"steps", load::StageKind::kSteps, {"name", "kind", "from", "to", "steps", "duration"}},
+      {"spike", load::StageKind::kSpike, {"name", "kind", "from", "to", "at", "spike", "duration"}},
+      {"soak", load::StageKind::kSoak, {"name", "kind", "rate", "duration"}},
   };
   return kinds;
 }
@@ -28,8 +30,8 @@ load::StageSpec ParseStage(const std::string& path, const YAML::Node& node, std:
   const std::string what =
       "profile stage " + std::to_string(index + 1) + " of scenario '" + scenario + "'";
   const CheckedMap stage(path, node, what, fallback_line,
-                         std::vector<std::string>{"name", "kind", "rate", "from", "to", "steps",
-                                                  "duration"});
+                         std::vector<std::string>{"name", "kind", "rate", "from", "to", "steps", "at",
+                                                  "spike", "duration"});
   load::StageSpec spec;
   spec.name = ReadName(path, stage.Require("name"));
 
@@ -39,7 +41,7 @@ load::StageSpec ParseStage(const std::string& path, const YAML::Node& node, std:
                            [&](const KindSpec& k) { return k.name == kind_text; });
   if (kind == Kinds().end()) {
     Fail(path, kind_entry.line,
-         "key 'kind': '" + kind_text + "' is not a stage kind (known: constant, ramp, steps)");
+         "key 'kind': '" + kind_text + "' is not a stage kind (known: constant, ramp, steps, spike, soak)");
   }
   spec.kind = kind->kind;
   for (const MapEntry& entry : stage.entries()) {
@@ -51,7 +53,7 @@ load::StageSpec ParseStage(const std::string& path, const YAML::Node& node, std:
   }
   for (const std::string& key : kind->keys) stage.Require(key);
 
-  if (spec.kind == load::StageKind::kConstant) {
+  if (spec.kind == load::StageKind::kConstant || spec.kind == load::StageKind::kSoak) {
     spec.rate_from = ReadValue(path, *stage.Find("rate"), ValueKind::kNumber, Bound::kNonNegative);
   } else {
     spec.rate_from = ReadValue(path, *stage.Find("from"), ValueKind::kNumber, Bound::kNonNegative);
@@ -63,6 +65,14 @@ load::StageSpec ParseStage(const std::string& path, const YAML::Node& node, std:
   }
   spec.duration_seconds =
       ReadValue(path, *stage.Find("duration"), ValueKind::kDuration, Bound::kPositive);
+  if (spec.kind == load::StageKind::kSpike) {
+    spec.spike_at_seconds = ReadValue(path, *stage.Find("at"), ValueKind::kDuration, Bound::kNonNegative);
+    spec.spike_seconds = ReadValue(path, *stage.Find("spike"), ValueKind::kDuration, Bound::kPositive);
+    if (spec.spike_at_seconds + spec.spike_seconds > spec.duration_seconds) {
+      Fail(path, stage.Find("spike")->line,
+           "key 'spike': the burst (at + spike) must end within the stage's duration");
+    }
+  }
   return spec;
 }
 
