@@ -94,17 +94,4 @@ bool WaitAllGone(const std::vector<pid_t>& pids, std::chrono::milliseconds timeo
   }
 }
 
-std::string TailOfFile(const std::string& path, int max_lines) {
-  std::ifstream in(path);
-  std::deque<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    lines.push_back(line);
-    if (static_cast<int>(lines.size()) > max_lines) lines.pop_front();
-  }
-  std::string out;
-  for (const auto& kept : lines) out += kept + "\n";
-  return out;
-}
-
 }  // namespace aftershock::cluster::internal

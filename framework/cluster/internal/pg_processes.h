@@ -16,6 +16,8 @@
 #include <chrono>
 #include <optional>
 #include <string>
+
+#include "framework/process/log_tail.h"
 #include <vector>
 
 namespace aftershock::cluster::internal {
@@ -35,8 +37,8 @@ std::vector<pid_t> ChildPids(pid_t parent);
 // Polls until none of `pids` is alive or the timeout passes; true when all are gone.
 bool WaitAllGone(const std::vector<pid_t>& pids, std::chrono::milliseconds timeout);
 
-// The last `max_lines` lines of a text file ("" when it cannot be read).
-std::string TailOfFile(const std::string& path, int max_lines);
+// The last lines of a log (framework/process/log_tail.h).
+using process::TailOfFile;
 
 }  // namespace aftershock::cluster::internal
 
