@@ -20,8 +20,8 @@
 
 #include "framework/cluster/internal/free_ports.h"
 #include "framework/cluster/internal/patroni_config.h"
-#include "framework/cluster/internal/patroni_rest.h"
 #include "framework/cluster/internal/pg_processes.h"
+#include "framework/net/http_exchange.h"
 
 namespace aftershock::cluster {
 namespace {
@@ -75,7 +75,7 @@ void WriteFile(const std::string& path, const std::string& content, mode_t mode,
 }
 
 std::optional<Json> GetJson(const std::string& host, int port, const std::string& target) {
-  const internal::HttpResult result = internal::HttpGet(host, port, target, kRestTimeout);
+  const net::HttpResult result = net::HttpExchange({.host = host, .port = port, .target = target}, kRestTimeout);
   if (!result.answered()) return std::nullopt;
   Json parsed = Json::parse(result.body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return std::nullopt;
@@ -109,7 +109,13 @@ std::unique_ptr<PatroniCluster> PatroniCluster::Start(const PatroniClusterOption
   return cluster;
 }
 
-PatroniCluster::PatroniCluster(PatroniClusterOptions options) : options_(std::move(options)) {
+PatroniCluster::PatroniCluster(PatroniClusterOptions options)
+    : options_(std::move(options)), synchronous_(options_.synchronous) {
+  if (!options_.replication_ports.empty() && static_cast<int>(options_.replication_ports.size()) != kMembers) {
+    throw std::invalid_argument("PatroniCluster: replication_ports needs one port per member (" +
+                                std::to_string(kMembers) + "), got " +
+                                std::to_string(options_.replication_ports.size()));
+  }
   if (options_.app_password.empty()) options_.app_password = RandomToken(24);
   superuser_password_ = RandomToken(24);
   replication_password_ = RandomToken(24);
@@ -221,8 +227,8 @@ void PatroniCluster::Prepare() {
     member.pg_port = options_.pg_port_base + i;
     member.rest_port = options_.rest_port_base + i;
     MakeDir(member.dir, 0700, run_uid_, run_gid_);
-    internal::PatroniMemberConfig member_config{member.name, member.dir, member.pg_port,
-                                                member.rest_port};
+    internal::PatroniMemberConfig member_config{member.name, member.dir, member.pg_port, member.rest_port,
+                                                options_.replication_ports.empty() ? 0 : options_.replication_ports[i]};
     WriteFile(data_dir_ + "/" + member.name + ".yml",
               internal::RenderPatroniYaml(config, member_config), 0600, run_uid_, run_gid_);
     members_.push_back(std::move(member));
@@ -258,9 +264,9 @@ void PatroniCluster::StartEtcd() {
 
   const auto deadline = std::chrono::steady_clock::now() + seconds(20);
   while (true) {
-    const internal::HttpResult health =
-        internal::HttpGet(options_.host, options_.etcd_client_port, "/health", kRestTimeout);
-    if (health.ok() && health.body.find("true") != std::string::npos) return;
+    const net::HttpResult health =
+        net::HttpExchange({.host = options_.host, .port = options_.etcd_client_port, .target = "/health"}, kRestTimeout);
+    if (health.success() && health.body.find("true") != std::string::npos) return;
     if (!etcd_->Running()) {
       throw std::runtime_error("PatroniCluster: etcd exited during start-up; log tail:\n" +
                                internal::TailOfFile(child.log_path, kLogTailLines));
@@ -397,7 +403,7 @@ bool PatroniCluster::Healthy() {
     sync_standbys += member.role == "sync_standby" ? 1 : 0;
   }
   return static_cast<int>(status.size()) == kMembers && leaders == 1 &&
-         (sync_standbys == 1 || !options_.synchronous);
+         (synchronous_ ? sync_standbys == 1 : sync_standbys == 0);
 }
 
 std::string PatroniCluster::DescribeUnready(const std::vector<MemberStatus>& status) const {
@@ -449,7 +455,7 @@ void PatroniCluster::WaitSteadyState(seconds timeout, const std::string& what) {
       leaders += member.role == "leader" ? 1 : 0;
       sync_standbys += member.role == "sync_standby" ? 1 : 0;
     }
-    if (all_ready && leaders == 1 && (sync_standbys == 1 || !options_.synchronous)) return;
+    if (all_ready && leaders == 1 && (synchronous_ ? sync_standbys == 1 : sync_standbys == 0)) return;
     if (std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(kPollInterval);
   }
@@ -459,10 +465,55 @@ void PatroniCluster::WaitSteadyState(seconds timeout, const std::string& what) {
 
 void PatroniCluster::WaitHealthy(seconds timeout) { WaitSteadyState(timeout, "WaitHealthy"); }
 
+void PatroniCluster::SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes,
+                                        seconds timeout) {
+  Json patch;
+  patch["synchronous_mode"] = synchronous;
+  patch["synchronous_mode_strict"] = synchronous;
+  patch["maximum_lag_on_failover"] = maximum_lag_on_failover_bytes > 0 ? maximum_lag_on_failover_bytes : 1048576;
+  const std::string body = patch.dump();
+  std::string errors;
+  bool patched = false;
+  for (const Member& member : members_) {
+    const net::HttpResult result = net::HttpExchange(
+        {.method = "PATCH", .host = options_.host, .port = member.rest_port, .target = "/config", .body = body},
+        kRestTimeout);
+    if (result.success()) {
+      patched = true;
+      break;
+    }
+    errors += " " + member.name + ": " + (result.error.empty() ? "HTTP " + std::to_string(result.status) + " " + result.body
+                                                               : result.error) + ";";
+  }
+  if (!patched) throw std::runtime_error("PatroniCluster: PATCH /config " + body + " failed on every member:" + errors);
+  synchronous_ = synchronous;
+  // Applied when the leader has named its sync standby (or dropped it); the members need not all be
+  // up (a killed one may still be rejoining).
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::vector<MemberStatus> last;
+  while (true) {
+    last = Status();
+    int leaders = 0;
+    int sync_standbys = 0;
+    for (const MemberStatus& member : last) {
+      leaders += member.role == "leader" ? 1 : 0;
+      sync_standbys += member.role == "sync_standby" ? 1 : 0;
+    }
+    if (leaders == 1 && (synchronous ? sync_standbys == 1 : sync_standbys == 0)) return;
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+  std::string members;
+  for (const MemberStatus& member : last) members += "\n  " + FormatStatus(member);
+  throw std::runtime_error(std::string("PatroniCluster: the leader did not switch to ") +
+                           (synchronous ? "synchronous" : "asynchronous") + " replication within " +
+                           std::to_string(timeout.count()) + " s:" + members);
+}
+
 std::string PatroniCluster::PrimaryName() {
   for (const Member& member : members_) {
-    const internal::HttpResult result =
-        internal::HttpGet(options_.host, member.rest_port, "/primary", kRestTimeout);
+    const net::HttpResult result =
+        net::HttpExchange({.host = options_.host, .port = member.rest_port, .target = "/primary"}, kRestTimeout);
     if (result.status == 200) return member.name;
   }
   return "";

@@ -45,8 +45,13 @@ struct PatroniClusterOptions {
   int ttl = 10;
   int loop_wait = 2;
   int retry_timeout = 3;
-  // synchronous_mode + synchronous_mode_strict, synchronous_node_count 1.
+  // synchronous_mode + synchronous_mode_strict, synchronous_node_count 1. Changeable at run time
+  // with SetReplicationMode.
   bool synchronous = true;
+  // Empty: members replicate from each other's real ports. Otherwise one port on `host` per member
+  // (a, b, c) that forwards to that member, e.g. a fault proxy: it becomes the member's Patroni
+  // connect_address, so replication, pg_rewind and base backups to and from it go through there.
+  std::vector<int> replication_ports;
   std::string app_user = "aftershock";
   std::string app_password;  // Empty: a random one.
   std::string app_database = "aftershock";
@@ -81,6 +86,14 @@ class PatroniCluster {
 
   // The member whose REST API answers 200 on /primary; "" when none does.
   std::string PrimaryName();
+
+  // Patroni's dynamic configuration, PATCHed through the REST API: synchronous (strict, one named
+  // standby) or asynchronous with `maximum_lag_on_failover_bytes` (0 = Patroni's default 1 MiB).
+  // Waits until the leader has applied it (a sync standby named, or none); throws
+  // std::runtime_error naming what did not happen within `timeout`.
+  void SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes, std::chrono::seconds timeout);
+  // The mode last set (Start's options, then SetReplicationMode); Healthy() follows it.
+  bool Synchronous() const { return synchronous_; }
   std::vector<MemberStatus> Status();
   // Three members running, one leader, one sync standby, both replicas streaming.
   bool Healthy();
@@ -158,6 +171,7 @@ class PatroniCluster {
   std::optional<process::ChildProcess> etcd_;
   std::vector<std::pair<std::string, int>> client_endpoints_;
   std::vector<pid_t> known_pids_;
+  bool synchronous_ = true;
   bool stopped_ = false;
 };
 

@@ -65,6 +65,8 @@ class HaSuite : public fixtures::ResilienceScenario {
       }
       try {
         client_->ClearDatabaseLinkFaults();
+        client_->ClearReplicationLinkFaults();
+        if (client_->Status().replication() != "synchronous") client_->SetReplicationMode(true);
         client_->SetReplicaDefects({});
       } catch (const std::exception& e) {
         ADD_FAILURE() << "could not clear faults on the cluster: " << e.what();
@@ -149,6 +151,29 @@ TEST_F(HaSuite, DISABLED_VerdictAckBeforeCommit) {
                 .measure_recovery = false},
                {.at = Ms(p.GetDuration("kill_at_seconds")),
                 .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true, .gate = Gate()}},
+              {"p2-promise-stability", "p3-reverse-lookup"});
+}
+
+// Verdict: asynchronous replication with standbys that lag (latency on the replication path through
+// the proxy) loses the writes the primary acknowledged but had not shipped when it is killed: the
+// promoted standby never had them and pg_rewind discards them on the old primary. P3 (the lost
+// rows) and P2 (a re-Create mints a new pseudonym for a lost original) must both turn red.
+TEST_F(HaSuite, DISABLED_VerdictAsyncLaggingStandby) {
+  const auto& p = config().params;
+  const double kill_at = p.GetDuration("kill_at_seconds");
+  const double lag_at = p.GetDuration("lag_at_seconds");
+  RunAndJudge(*target_,
+              {{.at = milliseconds(0), .duration = Ms(config().load_seconds),
+                .fault = std::make_shared<fixtures::AsyncReplicationFault>(
+                    *client_, p.GetInteger("maximum_lag_on_failover_bytes")),
+                .measure_recovery = false},
+               // Lifted a few seconds after the kill, so the old primary's pg_rewind is not slowed
+               // down; what was queued keeps its delay, so the promoted standby still misses it.
+               {.at = Ms(lag_at), .duration = Ms(kill_at + p.GetDuration("lag_after_kill_seconds") - lag_at),
+                .fault = std::make_shared<fixtures::ReplicationLagFault>(*client_, Ms(p.GetDuration("lag_seconds"))),
+                .measure_recovery = false},
+               {.at = Ms(kill_at), .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true,
+                .gate = Gate()}},
               {"p2-promise-stability", "p3-reverse-lookup"});
 }
 

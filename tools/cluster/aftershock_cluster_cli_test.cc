@@ -119,6 +119,12 @@ TEST_F(ClusterCliTest, BadUsageExitsWithTwo) {
   EXPECT_EQ(Run({"status", "--colour=yes"}, seconds(10)).code, 2);
   EXPECT_EQ(Run({"drain"}, seconds(10)).code, 2);
   EXPECT_EQ(Run({"partition", "--seconds=x"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"replication", "maybe"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"replication", "sync", "--max-lag-bytes=5"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"replication-lag", "--latency-ms=100"}, seconds(10)).code, 2);
+  const CliResult bad_mode = Run({"replication", "quorum"}, seconds(10));
+  EXPECT_NE(bad_mode.output.find("replication takes sync or async, not 'quorum'"), std::string::npos)
+      << bad_mode.output;
   const CliResult usage = Run({"up", "--lease-minutes=0"}, seconds(10));
   EXPECT_EQ(usage.code, 2);
   EXPECT_NE(usage.output.find("usage: aftershock-cluster"), std::string::npos) << usage.output;

@@ -3,6 +3,7 @@
 //   aftershock-cluster up [--foreground] [--lease-minutes=N] [--state=PATH] [--store=auto|memory|postgres]
 //                         [--watch-pid=PID]
 //   aftershock-cluster status | down | kill-replica [NAME] | kill-primary | partition --seconds=N
+//                      | replication sync|async | replication-lag --latency-ms=N --seconds=S
 //   aftershock-cluster rolling-restart | drain NODE | uncordon NODE | collect DIR
 //
 // `up` daemonizes by default: the parent waits until the supervisor child reports steady state (or
@@ -58,6 +59,10 @@ const char kUsage[] =
     "  kill-replica [NAME]     SIGKILL replica NAME (a|b|c; random when omitted); it is restarted\n"
     "  kill-primary            kill the database primary (refused unless healthy); it rejoins\n"
     "  partition --seconds=N   blackhole every service -> database link for N s, then clear\n"
+    "  replication sync|async [--max-lag-bytes=N]\n"
+    "                          Patroni's replication mode (async: maximum_lag_on_failover N, default 1 MiB)\n"
+    "  replication-lag --latency-ms=N --seconds=S\n"
+    "                          delay every replication link by N ms for S s, then clear\n"
     "  rolling-restart         restart the replicas one at a time\n"
     "  drain NODE              cordon NODE (node-a|node-b|node-c) and evict its replica\n"
     "  uncordon NODE           uncordon NODE; its replica starts again\n"
@@ -299,7 +304,8 @@ int RunUp(const UpOptions& up) {
 void PrintStatus(const v1::ClusterStatus& status) {
   std::cout << "steady: " << (status.steady() ? "yes" : "no (" + status.not_steady_reason() + ")") << "\n";
   std::cout << "supervisor pid " << status.supervisor_pid() << ", replica store " << status.replica_store()
-            << ", primary " << (status.primary().empty() ? "(none)" : status.primary()) << "\n";
+            << ", primary " << (status.primary().empty() ? "(none)" : status.primary()) << ", replication "
+            << status.replication() << "\n";
   const auto now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::cout << "lease expires in " << (status.lease_expires_unix_ms() - now_ms) / 1000 << " s\n";
@@ -316,6 +322,11 @@ void PrintStatus(const v1::ClusterStatus& status) {
     const v1::LinkFaults& f = m.link_faults();
     if (f.blackhole() || f.reset() || f.latency_ms() || f.jitter_ms() || f.bandwidth_bytes_per_second()) {
       std::cout << "  link faults {" << f.ShortDebugString() << "}";
+    }
+    if (m.replication_proxy_port() != 0) std::cout << "  replication_proxy_port " << m.replication_proxy_port();
+    const v1::LinkFaults& r = m.replication_link_faults();
+    if (r.blackhole() || r.reset() || r.latency_ms() || r.jitter_ms() || r.bandwidth_bytes_per_second()) {
+      std::cout << "  replication link faults {" << r.ShortDebugString() << "}";
     }
     std::cout << "\n";
   }
@@ -338,11 +349,8 @@ int RunDown(const std::string& state_path) {
   return kExitOk;
 }
 
-int RunPartition(ClusterClient& client, int seconds) {
-  v1::LinkFaults faults;
-  faults.set_blackhole(true);
-  std::cout << client.SetDatabaseLinkFaults("", faults).summary() << "\n";
-  // The partition is always lifted, also on Ctrl-C.
+// Waits `seconds` or until SIGINT/SIGTERM, so that the caller always lifts its fault, also on Ctrl-C.
+void HoldFault(int seconds) {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
@@ -350,7 +358,23 @@ int RunPartition(ClusterClient& client, int seconds) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   timespec wait{seconds, 0};
   ::sigtimedwait(&stop_signals, nullptr, &wait);
+}
+
+int RunPartition(ClusterClient& client, int seconds) {
+  v1::LinkFaults faults;
+  faults.set_blackhole(true);
+  std::cout << client.SetDatabaseLinkFaults("", faults).summary() << "\n";
+  HoldFault(seconds);
   std::cout << client.ClearDatabaseLinkFaults().summary() << "\n";
+  return kExitOk;
+}
+
+int RunReplicationLag(ClusterClient& client, int latency_ms, int seconds) {
+  v1::LinkFaults faults;
+  faults.set_latency_ms(static_cast<std::uint32_t>(latency_ms));
+  std::cout << client.SetReplicationLinkFaults("", faults).summary() << "\n";
+  HoldFault(seconds);
+  std::cout << client.ClearReplicationLinkFaults().summary() << "\n";
   return kExitOk;
 }
 
@@ -388,6 +412,8 @@ int Main(int argc, char** argv) {
       {"kill-replica", {{}, 0, 1}},
       {"kill-primary", {{}, 0, 0}},
       {"partition", {{"seconds"}, 0, 0}},
+      {"replication", {{"max-lag-bytes"}, 1, 1}},
+      {"replication-lag", {{"latency-ms", "seconds"}, 0, 0}},
       {"rolling-restart", {{}, 0, 0}},
       {"drain", {{}, 1, 1}},
       {"uncordon", {{}, 1, 1}},
@@ -439,6 +465,23 @@ int Main(int argc, char** argv) {
     partition_seconds = ParseNumber(command.flags.count("seconds") ? command.flags["seconds"] : "");
     if (!partition_seconds || *partition_seconds < 1) return Usage("partition needs --seconds=N (N >= 1)");
   }
+  std::optional<int> lag_latency_ms, lag_seconds;
+  if (command.verb == "replication-lag") {
+    lag_latency_ms = ParseNumber(command.flags.count("latency-ms") ? command.flags["latency-ms"] : "");
+    lag_seconds = ParseNumber(command.flags.count("seconds") ? command.flags["seconds"] : "");
+    if (!lag_latency_ms || *lag_latency_ms < 1) return Usage("replication-lag needs --latency-ms=N (N >= 1)");
+    if (!lag_seconds || *lag_seconds < 1) return Usage("replication-lag needs --seconds=S (S >= 1)");
+  }
+  std::int64_t max_lag_bytes = 0;
+  if (command.verb == "replication") {
+    if (arg != "sync" && arg != "async") return Usage("replication takes sync or async, not '" + arg + "'");
+    if (command.flags.count("max-lag-bytes")) {
+      if (arg != "async") return Usage("--max-lag-bytes applies to async only");
+      const std::optional<int> bytes = ParseNumber(command.flags["max-lag-bytes"]);
+      if (!bytes || *bytes < 1) return Usage("--max-lag-bytes needs a whole number of bytes >= 1");
+      max_lag_bytes = *bytes;
+    }
+  }
   try {
     if (command.verb == "down") return RunDown(state_path);
     ClusterClient client = ClusterClient::Attach(state_path);
@@ -450,6 +493,10 @@ int Main(int argc, char** argv) {
       std::cout << client.KillDatabasePrimary().summary() << "\n";
     } else if (command.verb == "partition") {
       return RunPartition(client, *partition_seconds);
+    } else if (command.verb == "replication") {
+      std::cout << client.SetReplicationMode(arg == "sync", max_lag_bytes).summary() << "\n";
+    } else if (command.verb == "replication-lag") {
+      return RunReplicationLag(client, *lag_latency_ms, *lag_seconds);
     } else if (command.verb == "rolling-restart") {
       std::cout << client.RollingRestart().summary() << "\n";
     } else if (command.verb == "drain") {

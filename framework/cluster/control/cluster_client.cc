@@ -100,6 +100,27 @@ v1::ActionResult ClusterClient::ClearDatabaseLinkFaults() {
                                                                     &Stub::ClearDatabaseLinkFaults, {}, kShortCall);
 }
 
+v1::ActionResult ClusterClient::SetReplicationLinkFaults(const std::string& member, const v1::LinkFaults& faults) {
+  v1::LinkFaultsRequest request;
+  request.set_member(member);
+  *request.mutable_faults() = faults;
+  return Call<v1::LinkFaultsRequest, v1::ActionResult>("SetReplicationLinkFaults", &Stub::SetReplicationLinkFaults,
+                                                       request, kShortCall);
+}
+
+v1::ActionResult ClusterClient::ClearReplicationLinkFaults() {
+  return Call<v1::ClearReplicationLinkFaultsRequest, v1::ActionResult>(
+      "ClearReplicationLinkFaults", &Stub::ClearReplicationLinkFaults, {}, kShortCall);
+}
+
+v1::ActionResult ClusterClient::SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes) {
+  v1::ReplicationModeRequest request;
+  request.set_synchronous(synchronous);
+  request.set_maximum_lag_on_failover_bytes(maximum_lag_on_failover_bytes);
+  return Call<v1::ReplicationModeRequest, v1::ActionResult>("SetReplicationMode", &Stub::SetReplicationMode, request,
+                                                            milliseconds(60000) + kSlack);
+}
+
 v1::ActionResult ClusterClient::RollingRestart(const v1::RollingRestartRequest& request) {
   const milliseconds timeout(request.timeout_ms() == 0 ? 120000 : request.timeout_ms());
   return Call<v1::RollingRestartRequest, v1::ActionResult>("RollingRestart", &Stub::RollingRestart, request,

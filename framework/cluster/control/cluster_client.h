@@ -49,6 +49,10 @@ class ClusterClient {
   v1::ActionResult KillDatabasePrimary();
   v1::ActionResult SetDatabaseLinkFaults(const std::string& member, const v1::LinkFaults& faults);
   v1::ActionResult ClearDatabaseLinkFaults();
+  v1::ActionResult SetReplicationLinkFaults(const std::string& member, const v1::LinkFaults& faults);
+  v1::ActionResult ClearReplicationLinkFaults();
+  // Waits until the leader applied the mode (the supervisor allows 60 s).
+  v1::ActionResult SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes = 0);
   v1::ActionResult RollingRestart(const v1::RollingRestartRequest& request = {});
   v1::ActionResult Drain(const std::string& node, std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
                          std::chrono::milliseconds grace = std::chrono::milliseconds(0));

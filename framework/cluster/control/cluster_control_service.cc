@@ -58,6 +58,23 @@ grpc::Status ClusterControlService::ClearDatabaseLinkFaults(grpc::ServerContext*
   return Run([&] { *out = cluster_.ClearDatabaseLinkFaults(); });
 }
 
+grpc::Status ClusterControlService::SetReplicationLinkFaults(grpc::ServerContext*, const v1::LinkFaultsRequest* request,
+                                                             v1::ActionResult* out) {
+  return Run(
+      [&] { *out = cluster_.SetReplicationLinkFaults(request->member(), ProxyFaultsFromProto(request->faults())); });
+}
+
+grpc::Status ClusterControlService::ClearReplicationLinkFaults(grpc::ServerContext*,
+                                                               const v1::ClearReplicationLinkFaultsRequest*,
+                                                               v1::ActionResult* out) {
+  return Run([&] { *out = cluster_.ClearReplicationLinkFaults(); });
+}
+
+grpc::Status ClusterControlService::SetReplicationMode(grpc::ServerContext*, const v1::ReplicationModeRequest* request,
+                                                       v1::ActionResult* out) {
+  return Run([&] { *out = cluster_.SetReplicationMode(request->synchronous(), request->maximum_lag_on_failover_bytes()); });
+}
+
 grpc::Status ClusterControlService::RollingRestart(grpc::ServerContext*, const v1::RollingRestartRequest* request,
                                                    v1::ActionResult* out) {
   return Run([&] {

@@ -33,6 +33,11 @@ class ClusterControlService final : public v1::ClusterControl::Service {
   grpc::Status SetDatabaseLinkFaults(grpc::ServerContext*, const v1::LinkFaultsRequest*, v1::ActionResult*) override;
   grpc::Status ClearDatabaseLinkFaults(grpc::ServerContext*, const v1::ClearDatabaseLinkFaultsRequest*,
                                        v1::ActionResult*) override;
+  grpc::Status SetReplicationLinkFaults(grpc::ServerContext*, const v1::LinkFaultsRequest*,
+                                        v1::ActionResult*) override;
+  grpc::Status ClearReplicationLinkFaults(grpc::ServerContext*, const v1::ClearReplicationLinkFaultsRequest*,
+                                          v1::ActionResult*) override;
+  grpc::Status SetReplicationMode(grpc::ServerContext*, const v1::ReplicationModeRequest*, v1::ActionResult*) override;
   grpc::Status RollingRestart(grpc::ServerContext*, const v1::RollingRestartRequest*, v1::ActionResult*) override;
   grpc::Status Drain(grpc::ServerContext*, const v1::DrainRequest*, v1::ActionResult*) override;
   grpc::Status Uncordon(grpc::ServerContext*, const v1::UncordonRequest*, v1::ActionResult*) override;

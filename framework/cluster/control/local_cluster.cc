@@ -123,6 +123,9 @@ class LocalClusterImpl {
   v1::ActionResult KillDatabasePrimary();
   v1::ActionResult SetDatabaseLinkFaults(const std::string& member, const ProxyFaults& faults);
   v1::ActionResult ClearDatabaseLinkFaults();
+  v1::ActionResult SetReplicationLinkFaults(const std::string& member, const ProxyFaults& faults);
+  v1::ActionResult ClearReplicationLinkFaults();
+  v1::ActionResult SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes);
   v1::ActionResult RollingRestart(milliseconds grace, milliseconds min_ready, milliseconds timeout);
   v1::ActionResult Drain(const std::string& node, milliseconds timeout, milliseconds grace);
   v1::ActionResult Uncordon(const std::string& node);
@@ -154,7 +157,10 @@ class LocalClusterImpl {
   std::string OthersNotReadyLocked(const std::string& except) const;
   // Moves the replica's process out (held) and stops it gracefully outside the lock.
   std::optional<int> EvictLocked(std::unique_lock<std::mutex>& lock, ReplicaSlot& slot, milliseconds grace);
-  static bool DatabaseHealthy(const std::vector<MemberStatus>& members, std::string* reason);
+  static bool DatabaseHealthy(const std::vector<MemberStatus>& members, bool synchronous, std::string* reason);
+  // Applies `set` to the proxies of `member` ("" = all) in `proxies`; the summary names them.
+  v1::ActionResult SetLinkFaults(std::vector<std::unique_ptr<FaultProxy>>& proxies, const char* what,
+                                 const std::string& member, const ProxyFaults& faults);
   std::string ReplicaLogTail(const ReplicaSlot& slot) const;
 
   LocalClusterOptions options_;
@@ -187,6 +193,8 @@ class LocalClusterImpl {
   std::unique_ptr<PatroniCluster> db_;
   std::vector<std::string> member_names_;
   std::vector<std::unique_ptr<FaultProxy>> proxies_;  // index-aligned with member_names_
+  // In front of each member on the replication path (its Patroni connect_address); may be empty.
+  std::vector<std::unique_ptr<FaultProxy>> replication_proxies_;
   std::optional<std::pair<std::string, Clock::time_point>> pending_rejoin_;  // guarded by db_mu_
 
   // Serializes the disruptive actions (rolling restart, drain, uncordon).
@@ -401,7 +409,8 @@ std::optional<int> LocalClusterImpl::EvictLocked(std::unique_lock<std::mutex>& l
   return code;
 }
 
-bool LocalClusterImpl::DatabaseHealthy(const std::vector<MemberStatus>& members, std::string* reason) {
+bool LocalClusterImpl::DatabaseHealthy(const std::vector<MemberStatus>& members, bool synchronous,
+                                       std::string* reason) {
   int running = 0;
   int leaders = 0;
   int sync = 0;
@@ -421,9 +430,10 @@ bool LocalClusterImpl::DatabaseHealthy(const std::vector<MemberStatus>& members,
     if (m.role == "sync_standby") ++sync;
   }
   if (leaders != 1) why += (why.empty() ? "" : "; ") + std::string("no leader");
-  if (sync < 1) why += (why.empty() ? "" : "; ") + std::string("no sync_standby");
+  if (synchronous && sync < 1) why += (why.empty() ? "" : "; ") + std::string("no sync_standby");
   if (leaders == 1 && streaming < 2) why += (why.empty() ? "" : "; ") + std::string("a replica is not streaming");
-  const bool healthy = members.size() == 3 && running == 3 && leaders == 1 && sync >= 1 && streaming >= 2;
+  const bool healthy =
+      members.size() == 3 && running == 3 && leaders == 1 && (sync >= 1 || !synchronous) && streaming >= 2;
   if (reason != nullptr) *reason = healthy ? "" : "database: " + why;
   return healthy;
 }
@@ -443,6 +453,25 @@ void LocalClusterImpl::Start() {
     if (ec) throw ClusterError(grpc::StatusCode::INTERNAL, "cannot create " + work_dir_ + ": " + ec.message());
   }
   created_work_dir_ = true;
+
+  // 0. A fault proxy in front of each member on the replication path, so that a test can make a
+  //    standby lag (latency) without touching the service's own links. Patroni names it as the
+  //    member's connect_address, so the member ports are fixed here, before the database starts.
+  if (options_.replication_through_proxy) {
+    PatroniClusterOptions& db = options_.database;
+    if (db.pg_port_base == 0) {
+      const std::optional<int> base = internal::FindFreePortBlock(db.host, 3, 20000, 60000, 64);
+      if (!base) throw ClusterError(grpc::StatusCode::UNAVAILABLE, "no free block of 3 PostgreSQL ports on " + db.host);
+      db.pg_port_base = *base;
+    }
+    db.replication_ports.clear();
+    for (int i = 0; i < 3; ++i) {
+      const std::string name = std::string(1, static_cast<char>('a' + i));
+      replication_proxies_.push_back(FaultProxy::Start("repl-" + name, "127.0.0.1", 0, db.host,
+                                                       static_cast<std::uint16_t>(db.pg_port_base + i)));
+      db.replication_ports.push_back(replication_proxies_.back()->port());
+    }
+  }
 
   // 1. The database (forked by the owner thread, like every child).
   RunOnOwner([this] {
@@ -598,6 +627,7 @@ void LocalClusterImpl::Stop() {
     db.reset();
   }
   proxies_.clear();
+  replication_proxies_.clear();
 
   // 3. The owner thread, the janitor, the scratch directory.
   {
@@ -623,7 +653,7 @@ v1::ClusterStatus LocalClusterImpl::Status() {
     if (db_) {
       std::vector<MemberStatus> members = db_->Status();
       std::string db_reason;
-      if (!DatabaseHealthy(members, &db_reason)) reasons = db_reason;
+      if (!DatabaseHealthy(members, db_->Synchronous(), &db_reason)) reasons = db_reason;
       if (pending_rejoin_) {
         reasons += (reasons.empty() ? "" : "; ") + std::string("member pg-") + pending_rejoin_->first +
                    " is waiting to rejoin";
@@ -646,6 +676,11 @@ v1::ClusterStatus LocalClusterImpl::Status() {
           out->set_proxy_port(proxies_[p]->port());
           *out->mutable_link_faults() = ProxyFaultsToProto(proxies_[p]->faults());
           out->set_link_connections(proxies_[p]->stats().active);
+        }
+        for (std::size_t p = 0; p < member_names_.size() && p < replication_proxies_.size(); ++p) {
+          if (member_names_[p] != m.name) continue;
+          out->set_replication_proxy_port(replication_proxies_[p]->port());
+          *out->mutable_replication_link_faults() = ProxyFaultsToProto(replication_proxies_[p]->faults());
         }
       }
     } else {
@@ -674,6 +709,10 @@ v1::ClusterStatus LocalClusterImpl::Status() {
         UnixMs() + std::chrono::duration_cast<milliseconds>(lease_expires_ - Clock::now()).count());
   }
   status.set_steady(reasons.empty());
+  {
+    std::lock_guard<std::mutex> lock(db_mu_);
+    status.set_replication(db_ && !db_->Synchronous() ? "asynchronous" : "synchronous");
+  }
   status.set_not_steady_reason(reasons);
   status.set_started_unix_ms(started_unix_ms_);
   status.set_replica_store(store_);
@@ -733,7 +772,7 @@ v1::ActionResult LocalClusterImpl::KillDatabasePrimary() {
                        "member pg-" + pending_rejoin_->first + " has not rejoined yet; never two instances down");
   }
   std::string reason;
-  if (!DatabaseHealthy(db_->Status(), &reason)) {
+  if (!DatabaseHealthy(db_->Status(), db_->Synchronous(), &reason)) {
     throw ClusterError(grpc::StatusCode::FAILED_PRECONDITION, "refused: the database is not healthy (" + reason + ")");
   }
   const std::string killed = db_->KillPrimary();
@@ -743,24 +782,60 @@ v1::ActionResult LocalClusterImpl::KillDatabasePrimary() {
                     Ms(options_.member_rejoin_delay) + ")");
 }
 
-v1::ActionResult LocalClusterImpl::SetDatabaseLinkFaults(const std::string& member, const ProxyFaults& faults) {
+v1::ActionResult LocalClusterImpl::SetLinkFaults(std::vector<std::unique_ptr<FaultProxy>>& proxies, const char* what,
+                                                 const std::string& member, const ProxyFaults& faults) {
   const std::int64_t started = UnixMs();
-  std::lock_guard<std::mutex> lock(db_mu_);
   const std::string key = MemberKey(member);
   std::string targets;
-  for (std::size_t i = 0; i < proxies_.size(); ++i) {
+  for (std::size_t i = 0; i < proxies.size() && i < member_names_.size(); ++i) {
     if (!key.empty() && member_names_[i] != key) continue;
-    proxies_[i]->SetFaults(faults);
+    proxies[i]->SetFaults(faults);
     targets += (targets.empty() ? "" : ",") + std::string("pg-") + member_names_[i];
   }
   if (targets.empty()) {
+    if (proxies.empty()) {
+      throw ClusterError(grpc::StatusCode::FAILED_PRECONDITION,
+                         std::string("this cluster has no proxies on its ") + what + " links");
+    }
     throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT, "no database member '" + member + "' (pg-a, pg-b, pg-c)");
   }
   std::ostringstream summary;
-  summary << "link faults on " << targets << ": latency " << faults.latency.count() << " ms, jitter "
+  summary << what << " link faults on " << targets << ": latency " << faults.latency.count() << " ms, jitter "
           << faults.jitter.count() << " ms" << (faults.blackhole ? ", blackhole" : "") << (faults.reset ? ", reset" : "");
   if (faults.bandwidth_bytes_per_second > 0) summary << ", " << faults.bandwidth_bytes_per_second << " B/s";
   return Result(started, targets, summary.str());
+}
+
+v1::ActionResult LocalClusterImpl::SetDatabaseLinkFaults(const std::string& member, const ProxyFaults& faults) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  return SetLinkFaults(proxies_, "database", member, faults);
+}
+
+v1::ActionResult LocalClusterImpl::SetReplicationLinkFaults(const std::string& member, const ProxyFaults& faults) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  return SetLinkFaults(replication_proxies_, "replication", member, faults);
+}
+
+v1::ActionResult LocalClusterImpl::ClearReplicationLinkFaults() {
+  const std::int64_t started = UnixMs();
+  std::lock_guard<std::mutex> lock(db_mu_);
+  for (auto& proxy : replication_proxies_) proxy->ClearFaults();
+  return Result(started, "all", "cleared the faults on every replication link");
+}
+
+v1::ActionResult LocalClusterImpl::SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes) {
+  const std::int64_t started = UnixMs();
+  std::lock_guard<std::mutex> lock(db_mu_);
+  if (!db_) throw ClusterError(grpc::StatusCode::UNAVAILABLE, "the database is not running");
+  try {
+    db_->SetReplicationMode(synchronous, maximum_lag_on_failover_bytes, std::chrono::seconds(60));
+  } catch (const std::exception& e) {
+    throw ClusterError(grpc::StatusCode::DEADLINE_EXCEEDED, e.what());
+  }
+  const std::int64_t lag = maximum_lag_on_failover_bytes > 0 ? maximum_lag_on_failover_bytes : 1048576;
+  return Result(started, "database",
+                synchronous ? "replication is synchronous (strict, one named standby)"
+                            : "replication is asynchronous (maximum_lag_on_failover " + std::to_string(lag) + " bytes)");
 }
 
 v1::ActionResult LocalClusterImpl::ClearDatabaseLinkFaults() {
@@ -975,6 +1050,13 @@ v1::ActionResult LocalCluster::SetDatabaseLinkFaults(const std::string& member, 
   return impl_->SetDatabaseLinkFaults(member, faults);
 }
 v1::ActionResult LocalCluster::ClearDatabaseLinkFaults() { return impl_->ClearDatabaseLinkFaults(); }
+v1::ActionResult LocalCluster::SetReplicationLinkFaults(const std::string& member, const ProxyFaults& faults) {
+  return impl_->SetReplicationLinkFaults(member, faults);
+}
+v1::ActionResult LocalCluster::ClearReplicationLinkFaults() { return impl_->ClearReplicationLinkFaults(); }
+v1::ActionResult LocalCluster::SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes) {
+  return impl_->SetReplicationMode(synchronous, maximum_lag_on_failover_bytes);
+}
 v1::ActionResult LocalCluster::RollingRestart(std::chrono::milliseconds grace, std::chrono::milliseconds min_ready,
                                               std::chrono::milliseconds timeout) {
   return impl_->RollingRestart(grace, min_ready, timeout);

@@ -64,6 +64,9 @@ struct LocalClusterOptions {
   // Scratch directory (replica logs); empty: a fresh /tmp/aftershock-cluster-XXXXXX. Removed by Stop().
   std::string work_dir;
   std::chrono::milliseconds replica_ready_timeout{30000};
+  // A fault proxy in front of each member on the replication path (no faults unless a test sets
+  // them: SetReplicationLinkFaults). Fixes database.pg_port_base when it is 0.
+  bool replication_through_proxy = true;
   // Kubelet-like restart back-off of a crashed replica: initial, doubling up to max; reset after the
   // replica has been ready for backoff_reset.
   std::chrono::milliseconds restart_backoff_initial{500};
@@ -105,6 +108,13 @@ class LocalCluster {
   // member "" = every link; "pg-a" or "a" = that member's. INVALID_ARGUMENT for an unknown one.
   v1::ActionResult SetDatabaseLinkFaults(const std::string& member, const ProxyFaults& faults);
   v1::ActionResult ClearDatabaseLinkFaults();
+  // The same on the replication path (a member's replication proxy: the links its standbys stream
+  // through while it leads). FAILED_PRECONDITION when started without replication proxies.
+  v1::ActionResult SetReplicationLinkFaults(const std::string& member, const ProxyFaults& faults);
+  v1::ActionResult ClearReplicationLinkFaults();
+  // Patroni's replication mode at run time; waits (60 s) until the leader applied it.
+  // maximum_lag_on_failover_bytes 0 = Patroni's default (1 MiB). Healthy/steady follow the mode.
+  v1::ActionResult SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes);
   v1::ActionResult RollingRestart(std::chrono::milliseconds grace, std::chrono::milliseconds min_ready,
                                   std::chrono::milliseconds timeout);
   // Cordons `node` and evicts its replica once every other replica is ready (at most one

@@ -198,6 +198,60 @@ TEST_F(LocalClusterTest, KilledPrimaryFailsOverAndRejoins) {
   EXPECT_NE(MemberNamed(healed, old_primary).role(), "leader");
 }
 
+TEST_F(LocalClusterTest, ReplicationGoesThroughItsOwnProxiesWhoseFaultsAreSetAndCleared) {
+  v1::ClusterStatus status = client().Status();
+  EXPECT_EQ(status.replication(), "synchronous");
+  std::set<int> ports;
+  for (const v1::DatabaseMember& m : status.members()) {
+    EXPECT_GT(m.replication_proxy_port(), 0) << m.name();
+    EXPECT_NE(m.replication_proxy_port(), m.pg_port()) << m.name();
+    EXPECT_NE(m.replication_proxy_port(), m.proxy_port()) << m.name();
+    ports.insert(m.replication_proxy_port());
+  }
+  EXPECT_EQ(ports.size(), 3u);
+
+  v1::LinkFaults slow;
+  slow.set_latency_ms(20);
+  const v1::ActionResult set = client().SetReplicationLinkFaults("", slow);
+  EXPECT_EQ(set.target(), "pg-a,pg-b,pg-c");
+  status = client().Status();
+  for (const v1::DatabaseMember& m : status.members()) {
+    EXPECT_EQ(m.replication_link_faults().latency_ms(), 20u) << m.name();
+    EXPECT_EQ(m.link_faults().latency_ms(), 0u) << m.name() << ": the service links are untouched";
+  }
+  // 20 ms more per hop: synchronous commits slow down but replication keeps streaming.
+  EXPECT_NO_THROW(client().WaitSteady(seconds(30)));
+  client().ClearReplicationLinkFaults();
+  status = client().Status();
+  for (const v1::DatabaseMember& m : status.members()) {
+    EXPECT_EQ(m.replication_link_faults().latency_ms(), 0u) << m.name();
+  }
+  try {
+    client().SetReplicationLinkFaults("pg-q", slow);
+    ADD_FAILURE() << "an unknown member was accepted";
+  } catch (const ClusterClientError& e) {
+    EXPECT_EQ(e.code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+}
+
+TEST_F(LocalClusterTest, ReplicationModeSwitchesToAsynchronousAndBack) {
+  const v1::ActionResult async = client().SetReplicationMode(false, 64 << 20);
+  EXPECT_EQ(async.summary(), "replication is asynchronous (maximum_lag_on_failover 67108864 bytes)");
+  v1::ClusterStatus status = client().Status();
+  EXPECT_EQ(status.replication(), "asynchronous");
+  for (const v1::DatabaseMember& m : status.members()) EXPECT_NE(m.role(), "sync_standby") << m.name();
+  // Steady without a sync standby while asynchronous.
+  EXPECT_NO_THROW(client().WaitSteady(seconds(30)));
+
+  const v1::ActionResult sync = client().SetReplicationMode(true);
+  EXPECT_EQ(sync.summary(), "replication is synchronous (strict, one named standby)");
+  status = client().WaitSteady(seconds(30));
+  EXPECT_EQ(status.replication(), "synchronous");
+  int sync_standbys = 0;
+  for (const v1::DatabaseMember& m : status.members()) sync_standbys += m.role() == "sync_standby" ? 1 : 0;
+  EXPECT_EQ(sync_standbys, 1);
+}
+
 TEST_F(LocalClusterTest, LinkFaultsAreSetOnTheProxiesAndCleared) {
   v1::LinkFaults slow;
   slow.set_latency_ms(50);

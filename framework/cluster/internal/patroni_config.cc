@@ -73,7 +73,7 @@ std::string RenderPatroniYaml(const PatroniClusterConfig& cluster,
 
   YAML::Node pg;
   pg["listen"] = HostPort(cluster.host, member.pg_port);
-  pg["connect_address"] = HostPort(cluster.host, member.pg_port);
+  pg["connect_address"] = HostPort(cluster.host, member.connect_port != 0 ? member.connect_port : member.pg_port);
   pg["data_dir"] = member.member_dir + "/data";
   pg["bin_dir"] = cluster.bin_dir;
   pg["pgpass"] = member.member_dir + "/pgpass";

@@ -35,6 +35,10 @@ struct PatroniMemberConfig {
   std::string member_dir;  // Holds data/, the socket, pgpass; the YAML and log sit beside it.
   int pg_port = 0;
   int rest_port = 0;
+  // Where the other members reach this one for replication, pg_rewind and base backups
+  // (Patroni's postgresql.connect_address); 0 = pg_port. A fault proxy's port puts the
+  // replication path through that proxy.
+  int connect_port = 0;
 };
 
 std::string RenderPatroniYaml(const PatroniClusterConfig& cluster, const PatroniMemberConfig& member);

@@ -56,6 +56,14 @@ TEST(PatroniConfigTest, YamlCarriesStrictSynchronousBootstrapAndMemberAddresses)
   EXPECT_NE(std::find(hba.begin(), hba.end(), "host all all 127.0.0.1/32 scram-sha-256"), hba.end());
 }
 
+TEST(PatroniConfigTest, ConnectPortPutsTheReplicationPathThroughAnotherPort) {
+  const PatroniMemberConfig member{"c", "/tmp/db/c", 25434, 28010, 31555};
+  const YAML::Node root = YAML::Load(RenderPatroniYaml(SampleCluster(), member));
+  EXPECT_EQ(root["postgresql"]["listen"].as<std::string>(), "127.0.0.1:25434");
+  EXPECT_EQ(root["postgresql"]["connect_address"].as<std::string>(), "127.0.0.1:31555");
+  EXPECT_EQ(root["restapi"]["connect_address"].as<std::string>(), "127.0.0.1:28010");
+}
+
 TEST(PatroniConfigTest, AsynchronousModeTurnsBothSynchronousFlagsOff) {
   PatroniClusterConfig cluster = SampleCluster();
   cluster.synchronous = false;

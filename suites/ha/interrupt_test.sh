@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Ctrl-C in the middle of a fault, on a cluster that stays up (as when a developer keeps one up):
+# the scenario must stop, revert its fault (no link fault left on the cluster) and fail as
+# interrupted. Then the cluster is stopped the way a ctest run's fixture stops it when ctest goes
+# away (--watch-pid): nothing of it may be left running, and its temporary data must be gone.
+#
+#   interrupt_test.sh <aftershock-cluster> <ha_suite> <interrupt.yaml>
+# Every wait is bounded; the cluster uses its own state file, so it never touches a developer's.
+set -euo pipefail
+cli="$1"; suite="$2"; manifest="$3"
+work="$(mktemp -d /tmp/aftershock-interrupt-XXXXXX)"
+export AFTERSHOCK_CLUSTER_STATE="$work/state"
+suite_pid=""; watched_pid=""
+cleanup() {
+  if [[ -n "$suite_pid" ]] && kill -0 "$suite_pid" 2>/dev/null; then kill -KILL -- "-$suite_pid" 2>/dev/null || true; fi
+  if [[ -f "$AFTERSHOCK_CLUSTER_STATE" ]]; then "$cli" down > /dev/null 2>&1 || true; fi
+  if [[ -n "$watched_pid" ]] && kill -0 "$watched_pid" 2>/dev/null; then kill "$watched_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "interrupt_test: FAIL: $*" >&2; exit 1; }
+state_value() { sed -n "s/^$1=//p" "$AFTERSHOCK_CLUSTER_STATE" | head -1; }
+# Waits up to $1 half-seconds for the command in "${@:2}" to succeed.
+wait_until() {
+  local tries="$1"; shift
+  for (( i = 0; i < tries; ++i )); do "$@" && return 0; sleep 0.5; done
+  return 1
+}
+link_faults_in_force() { "$cli" status 2> /dev/null | grep -q 'link faults {'; }
+blackhole_in_force() { "$cli" status 2> /dev/null | grep -q 'link faults {.*blackhole: true'; }
+process_gone() { ! kill -0 "$1" 2> /dev/null; }
+
+# A stand-in for the ctest process the fixture watches.
+sleep 600 &
+watched_pid=$!
+"$cli" up --lease-minutes=10 "--watch-pid=$watched_pid" > "$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "up failed"; }
+supervisor="$(state_value pid)"; data_dir="$(state_value data_dir)"; scratch="$(state_value work_dir)"
+[[ -n "$supervisor" && -n "$data_dir" && -n "$scratch" ]] || fail "state file without pid/data_dir/work_dir"
+echo "interrupt_test: cluster up (supervisor $supervisor)"
+
+# 1. SIGINT to the scenario's process group (what Ctrl-C sends) while the partition is in force.
+setsid "$suite" --gtest_also_run_disabled_tests --gtest_filter=HaSuite.DISABLED_DbPartition \
+  --aftershock_set=interrupt "--aftershock_manifest=$manifest" "--aftershock_artifacts_dir=$work/artifacts" \
+  > "$work/suite.log" 2>&1 &
+suite_pid=$!
+wait_until 120 blackhole_in_force || { tail -30 "$work/suite.log" >&2; fail "the partition never showed on the cluster"; }
+echo "interrupt_test: partition in force; sending SIGINT to process group $suite_pid"
+kill -INT -- "-$suite_pid"
+wait_until 120 process_gone "$suite_pid" || fail "the suite was still running 60 s after SIGINT"
+rc=0; wait "$suite_pid" || rc=$?
+suite_pid=""
+(( rc != 0 )) || fail "an interrupted scenario exited 0"
+grep -q 'interrupt requested' "$work/suite.log" || fail "no interrupt notice in the suite's output"
+grep -q 'interrupted: the run was stopped early' "$work/suite.log" || fail "the scenario did not fail as interrupted"
+grep -q "##aftershock BEGIN load-timeline.csv" "$work/suite.log" || fail "no load timeline emitted after the interrupt"
+if link_faults_in_force; then "$cli" status >&2; fail "a link fault is still applied after the interrupt"; fi
+echo "interrupt_test: suite exited $rc, no fault left applied"
+
+# 2. The watched process goes away: the supervisor stops everything it started.
+kill "$watched_pid"; wait "$watched_pid" 2> /dev/null || true; watched_pid=""
+wait_until 120 process_gone "$supervisor" || fail "supervisor $supervisor still running 60 s after its watched process went"
+for dir in "$data_dir" "$scratch"; do
+  [[ ! -e "$dir" ]] || fail "$dir is left behind"
+done
+[[ ! -e "$AFTERSHOCK_CLUSTER_STATE" ]] || fail "the state file is left behind"
+# No process may still run out of the cluster's data directory (postmasters are started detached).
+leftover="$(pgrep -a -f -- "$data_dir" || true)"
+[[ -z "$leftover" ]] || fail "processes still running from $data_dir: $leftover"
+echo "interrupt_test: PASS"
