@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "fixtures/targets/work/work_process.h"
+#include "bench/internal/bench_support.h"
 #include "framework/common/call_code.h"
 #include "framework/common/run_clock.h"
 #include "framework/load/http_workload.h"
@@ -72,11 +73,6 @@ struct BenchFlags {
   bool help = false;
 };
 
-class FlagError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 constexpr char kUsage[] =
     "usage: http_benchmark [flags]\n"
     "  --rates=R1,R2,...      constant rates (calls/s) for the open-model runner\n"
@@ -92,36 +88,6 @@ constexpr char kUsage[] =
     "  --wrk_connections=N    wrk -c (default 64)\n"
     "  --wrk_seconds=N        wrk -d in seconds (default 5)\n"
     "Dashes and underscores are interchangeable in flag names.\n";
-
-double ParsePositiveDouble(const std::string& name, const std::string& text, bool allow_zero = false) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || std::isnan(v) ||
-      (allow_zero ? v < 0 : v <= 0)) {
-    throw FlagError("--" + name + ": expected a " + (allow_zero ? "non-negative" : "positive") +
-                    " number, got '" + text + "'");
-  }
-  return v;
-}
-
-int ParsePositiveInt(const std::string& name, const std::string& text) {
-  int v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v <= 0) {
-    throw FlagError("--" + name + ": expected a positive integer, got '" + text + "'");
-  }
-  return v;
-}
-
-std::vector<double> ParseRates(const std::string& text) {
-  std::vector<double> rates;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) rates.push_back(ParsePositiveDouble("rates", item));
-  if (rates.empty()) throw FlagError("--rates: expected at least one rate");
-  return rates;
-}
 
 // Flags win over the environment, as with Google Benchmark's BENCHMARK_* variables.
 BenchFlags ParseFlags(int argc, char** argv) {
@@ -155,38 +121,6 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;
-}
-
-// ---------------------------------------------------------------------------------------------
-// CPU accounting
-// ---------------------------------------------------------------------------------------------
-
-double Seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
-
-// User + system CPU of every child this process has reaped so far.
-double ReapedChildrenCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  return Seconds(usage.ru_utime) + Seconds(usage.ru_stime);
-}
-
-// User + system CPU of a running process (all its threads), from /proc; nullopt when unreadable.
-std::optional<double> ProcessCpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Field 2 (comm) may contain spaces; the fields after its closing ')' are space separated.
-  const auto close = stat.rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream rest(stat.substr(close + 2));
-  std::string field;
-  std::uint64_t utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && rest >> field; ++i) {
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
-  }
-  if (!rest) return std::nullopt;
-  const long ticks = sysconf(_SC_CLK_TCK);
-  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,78 @@
+#include "bench/internal/bench_support.h"
+
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace aftershock::bench {
+namespace {
+
+double Seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
+
+}  // namespace
+
+double ParsePositiveDouble(const std::string& name, const std::string& text, bool allow_zero) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || std::isnan(v) ||
+      (allow_zero ? v < 0 : v <= 0)) {
+    throw FlagError("--" + name + ": expected a " + (allow_zero ? "non-negative" : "positive") +
+                    " number, got '" + text + "'");
+  }
+  return v;
+}
+
+int ParsePositiveInt(const std::string& name, const std::string& text) {
+  int v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v <= 0) {
+    throw FlagError("--" + name + ": expected a positive integer, got '" + text + "'");
+  }
+  return v;
+}
+
+std::vector<double> ParseRates(const std::string& text) {
+  std::vector<double> rates;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) rates.push_back(ParsePositiveDouble("rates", item));
+  if (rates.empty()) throw FlagError("--rates: expected at least one rate");
+  return rates;
+}
+
+double ReapedChildrenCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return Seconds(usage.ru_utime) + Seconds(usage.ru_stime);
+}
+
+std::optional<double> ProcessCpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Field 2 (comm) may contain spaces; the fields after its closing ')' are space separated:
+  // state(3) ... utime(14) stime(15).
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream rest(stat.substr(close + 2));
+  std::string field;
+  std::uint64_t utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  if (!rest) return std::nullopt;
+  const long ticks = sysconf(_SC_CLK_TCK);
+  return static_cast<double>(utime + stime) / static_cast<double>(ticks > 0 ? ticks : 100);
+}
+
+}  // namespace aftershock::bench
