@@ -29,6 +29,11 @@ ChaosTimeline& ChaosTimeline::operator=(const ChaosTimeline& other) {
   return *this;
 }
 
+void ChaosTimeline::SetListener(std::function<void(const ChaosEvent&)> listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  listener_ = std::move(listener);
+}
+
 void ChaosTimeline::Record(Clock::time_point at, std::string event, std::string fault, std::string detail) {
   ChaosEvent e;
   e.unix_ms = clock_.UnixMs(at);
@@ -36,8 +41,13 @@ void ChaosTimeline::Record(Clock::time_point at, std::string event, std::string 
   e.event = std::move(event);
   e.fault = std::move(fault);
   e.detail = std::move(detail);
-  std::lock_guard<std::mutex> lock(mu_);
-  events_.push_back(std::move(e));
+  std::function<void(const ChaosEvent&)> listener;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back(e);
+    listener = listener_;
+  }
+  if (listener) listener(e);
 }
 
 std::vector<ChaosEvent> ChaosTimeline::events() const {

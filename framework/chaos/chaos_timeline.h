@@ -13,6 +13,7 @@
 #define AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_TIMELINE_H_
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -45,6 +46,9 @@ class ChaosTimeline {
   ChaosTimeline& operator=(const ChaosTimeline& other);
 
   void Record(Clock::time_point at, std::string event, std::string fault, std::string detail = "");
+  // Called with every event as it is recorded (from the recording thread, outside the lock), e.g.
+  // so the ledger pins promises around a fault's actual window. Copies of a timeline have none.
+  void SetListener(std::function<void(const ChaosEvent&)> listener);
   std::vector<ChaosEvent> events() const;
   // Pairs each apply with the next revert of the same fault (an unreverted one ends at
   // `run_end_second`); an action spans its own second.
@@ -55,6 +59,7 @@ class ChaosTimeline {
   RunClock clock_;
   mutable std::mutex mu_;
   std::vector<ChaosEvent> events_;
+  std::function<void(const ChaosEvent&)> listener_;
 };
 
 }  // namespace aftershock::chaos

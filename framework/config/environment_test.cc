@@ -45,9 +45,9 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
   EXPECT_EQ(env.Get("AFTERSHOCK_CONFIG_TEST_OTHER"), std::nullopt);
 }
 
-TEST(ResilienceEnvironmentTest, KnownVariablesListsAllFourteen) {
+TEST(ResilienceEnvironmentTest, KnownVariablesListsAllFifteen) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 14u);
+  ASSERT_EQ(known.size(), 15u);
   EXPECT_EQ(known.front(), "RESILIENCE_ARTIFACTS_DIR");
   EXPECT_EQ(known.back(), "RESILIENCE_VERIFY_CONCURRENCY");
 }

@@ -22,7 +22,7 @@ TEST(ExampleManifestTest, Loads) {
     EXPECT_EQ(c.settle_seconds, 1) << c.name;
     EXPECT_EQ(c.call_deadline_seconds, 2) << c.name;
     EXPECT_EQ(c.max_in_flight, 2000) << c.name;
-    EXPECT_EQ(c.ledger_capacity, 2000u) << c.name;
+    EXPECT_EQ(c.ledger_capacity, 1000000u) << c.name;
     EXPECT_EQ(c.max_outage_seconds, 5) << c.name;
     EXPECT_EQ(c.max_unavailable_seconds, 10) << c.name;
     EXPECT_EQ(c.max_recovery_seconds, 10) << c.name;

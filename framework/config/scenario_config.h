@@ -39,6 +39,7 @@ struct ScenarioConfig {
   double max_recovery_seconds = 0;     // >= 0, gate: time to recover after a fault
   int verify_concurrency = 0;          // >= 1
   double timeout_seconds = 0;          // > 0, the ctest timeout of this scenario
+  double max_undecided_ratio = 0;      // 0..1, gate verification-decided (built-in default 0)
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;

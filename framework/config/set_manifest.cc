@@ -269,7 +269,8 @@ class ManifestParser {
     }
 
     for (std::size_t i = 0; i < kKnobCount; ++i) {
-      const std::optional<KnobSetting>& setting = env_knobs_[i] ? env_knobs_[i] : configured[i];
+      std::optional<KnobSetting> setting = env_knobs_[i] ? env_knobs_[i] : configured[i];
+      if (!setting && kKnobs[i].has_default) setting = KnobSetting{kKnobs[i].default_value, line};
       if (!setting) {
         Fail(path_, line, "scenario '" + config.name + "' has no value for key '" +
                               std::string(kKnobs[i].name) + "' (set it under 'defaults:', in the "

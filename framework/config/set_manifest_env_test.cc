@@ -46,7 +46,8 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
                                                       {"RESILIENCE_MAX_UNAVAILABLE_SECONDS", "18"},
                                                       {"RESILIENCE_MAX_RECOVERY_SECONDS", "19"},
                                                       {"RESILIENCE_VERIFY_CONCURRENCY", "20"},
-                                                      {"RESILIENCE_TIMEOUT_SECONDS", "31"}})
+                                                      {"RESILIENCE_TIMEOUT_SECONDS", "31"},
+                                                      {"RESILIENCE_MAX_UNDECIDED_RATIO", "0.25"}})
                               .scenarios[0];
   EXPECT_EQ(c.rate_per_second, 11);
   EXPECT_EQ(c.load_seconds, 12);
@@ -59,11 +60,17 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
   EXPECT_EQ(c.max_recovery_seconds, 19);
   EXPECT_EQ(c.verify_concurrency, 20);
   EXPECT_EQ(c.timeout_seconds, 31);
+  EXPECT_EQ(c.max_undecided_ratio, 0.25);
 }
 
 TEST(SetManifestEnvTest, EnvironmentCanSupplyAKnobMissingFromTheManifest) {
   const std::string yaml = testing::Replaced(Manifest(kBaseline), "  ledger_capacity: 1000\n", "");
   EXPECT_EQ(Parse(yaml, {{"RESILIENCE_LEDGER_CAPACITY", "64"}}).scenarios[0].ledger_capacity, 64u);
+}
+
+TEST(SetManifestEnvTest, UndecidedRatioMustBeARatio) {
+  EXPECT_EQ(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_MAX_UNDECIDED_RATIO", "1.5"}})),
+            "RESILIENCE_MAX_UNDECIDED_RATIO='1.5': must be between 0 and 1");
 }
 
 TEST(SetManifestEnvTest, MalformedVariableFailsTheLoad) {

@@ -105,7 +105,7 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
                                 "description, profile, params, rate_per_second, load_seconds,"));
-  EXPECT_THAT(error, HasSubstr("timeout_seconds); did you mean 'load_seconds'?"));
+  EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio); did you mean 'load_seconds'?"));
 }
 
 TEST(SetManifestTest, UnknownKeyInDefaults) {
@@ -226,6 +226,18 @@ TEST(SetManifestTest, BadNumbersAndBounds) {
             "manifests/sets/pr.yaml:9: key 'max_outage_seconds': '-1' must be >= 0");
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "verify_concurrency: 4", "verify_concurrency: true")),
             "manifests/sets/pr.yaml:12: key 'verify_concurrency': 'true' is not an integer");
+}
+
+TEST(SetManifestTest, UndecidedRatioDefaultsToZeroAndIsValidated) {
+  // The one knob with a built-in default: the strict one (verification decides every promise).
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].max_undecided_ratio, 0);
+  EXPECT_EQ(ParseSetManifest(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 0.01\n"), kPath,
+                             Environment::FromMap({}))
+                .scenarios[0]
+                .max_undecided_ratio,
+            0.01);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 2\n")),
+            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be between 0 and 1");
 }
 
 TEST(SetManifestTest, KnobSetNowhereIsAnError) {

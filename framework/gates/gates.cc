@@ -81,6 +81,57 @@ GateResult LedgerNotEmpty(const GateInputs& in) {
   return r;
 }
 
+std::string Percent(double ratio) { return FormatNumber(ratio * 100) + " %"; }
+
+GateResult VerificationDecided(const GateInputs& in) {
+  GateResult r{std::string(kVerificationDecided), true, "", {{"max_undecided_ratio", in.max_undecided_ratio}}};
+  if (!in.require_promises) {
+    r.message = "not applicable (the target declares it makes no promises)";
+    return r;
+  }
+  const VerificationReport* v = in.verification;
+  if (v == nullptr) {
+    r.passed = false;
+    r.message = "no verification was run: nothing was decided";
+    return r;
+  }
+  const std::size_t undecided = v->undecided();
+  const double ratio = v->sample_size == 0 ? 0.0 : D(undecided) / D(v->sample_size);
+  const bool exhaustive = v->sample_size >= in.ledger_acknowledged;
+  r.figures.insert(r.figures.end(), {{"verification_sample_size", D(v->sample_size)},
+                                     {"verification_undecided", D(undecided)},
+                                     {"verification_undecided_ratio", ratio},
+                                     {"verification_retries", D(v->retries)},
+                                     {"ledger_exhaustive", exhaustive ? 1.0 : 0.0},
+                                     {"ledger_pinned", D(in.ledger_pinned)},
+                                     {"ledger_fault_overflow", D(in.ledger_fault_overflow)}});
+  std::string coverage = exhaustive ? "exhaustive: " + std::to_string(v->sample_size) + " of " +
+                                          std::to_string(in.ledger_acknowledged) + " acknowledged promises verified"
+                                    : "sampled: " + std::to_string(v->sample_size) + " of " +
+                                          std::to_string(in.ledger_acknowledged) +
+                                          " acknowledged promises verified (" + std::to_string(in.ledger_pinned) +
+                                          " kept near faults, " + std::to_string(in.ledger_fault_overflow) +
+                                          " near faults did not fit)";
+  r.passed = ratio <= in.max_undecided_ratio + 1e-12;
+  r.message = coverage + "; " + std::to_string(undecided) + " undecided";
+  if (undecided > 0) {
+    r.message += " (" + Percent(ratio) + ":";
+    bool first = true;
+    for (const auto& [code, count] : v->undecided_by_code) {
+      r.message += std::string(first ? " " : ", ") + code + " " + std::to_string(count);
+      first = false;
+    }
+    r.message += ")";
+  }
+  r.message += ", budget " + Percent(in.max_undecided_ratio);
+  if (v->retries > 0) r.message += "; " + std::to_string(v->retries) + " transient errors retried";
+  if (!r.passed) {
+    r.message += ": verification did not decide, so P2/P3 prove nothing about these promises";
+    if (!v->error_samples.empty()) r.message += "; first error: " + v->error_samples.front();
+  }
+  return r;
+}
+
 GateResult LongestOutageGate(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
   const Outage o = LongestOutage(timeline);
   GateResult r{std::string(kLongestOutage), D(o.seconds) <= budgets.max_outage_seconds, "",
@@ -242,6 +293,7 @@ std::vector<GateResult> EvaluateGates(const GateInputs& in) {
   std::vector<GateResult> results;
   results.push_back(TrafficServed(totals));
   results.push_back(LedgerNotEmpty(in));
+  results.push_back(VerificationDecided(in));
   results.push_back(LongestOutageGate(timeline, in.budgets));
   results.push_back(UnavailableGate(timeline, in.budgets));
   results.push_back(TimeToRecoverGate(timeline, in.faults, in.budgets));
@@ -250,6 +302,10 @@ std::vector<GateResult> EvaluateGates(const GateInputs& in) {
   results.push_back(ShedOutweighsFailures(totals));
   results.push_back(GeneratorLimited(in.health));
   return results;
+}
+
+std::vector<GateResult> EvaluatePromiseGates(const GateInputs& in) {
+  return {LedgerNotEmpty(in), VerificationDecided(in), PromiseStability(in), ReverseLookup(in)};
 }
 
 bool AllPassed(const std::vector<GateResult>& results) {

@@ -4,6 +4,8 @@
 // Gates, by name:
 //   traffic-served          some second had a success (a run that served nothing proves nothing)
 //   ledger-not-empty        promises were acknowledged and verification checked some (when required)
+//   verification-decided    undecided promises (errors + never started) / verified <= max_undecided_ratio;
+//                           says "exhaustive: N of N" or "sampled: n of N" and counts undecided by code
 //   p1-longest-outage       longest run of seconds with offered load and no success <= budget
 //   p1-unavailable-seconds  failure-equivalent seconds (sum of (failed + shed) / offered) <= budget
 //   time-to-recover         after each fault, seconds until success is stable again <= budget
@@ -36,6 +38,7 @@ namespace aftershock::gates {
 
 inline constexpr std::string_view kTrafficServed = "traffic-served";
 inline constexpr std::string_view kLedgerNotEmpty = "ledger-not-empty";
+inline constexpr std::string_view kVerificationDecided = "verification-decided";
 inline constexpr std::string_view kLongestOutage = "p1-longest-outage";
 inline constexpr std::string_view kUnavailableSeconds = "p1-unavailable-seconds";
 inline constexpr std::string_view kTimeToRecover = "time-to-recover";
@@ -49,6 +52,9 @@ struct GateInputs {
   const metrics::GeneratorHealth* health = nullptr;  // null fails generator-limited (not measured)
   const ledger::VerificationReport* verification = nullptr;  // null: a scenario without promises
   std::uint64_t ledger_acknowledged = 0;
+  std::uint64_t ledger_pinned = 0;          // promises kept because they were near a fault
+  std::uint64_t ledger_fault_overflow = 0;  // near-fault promises that did not fit (sampled runs)
+  double max_undecided_ratio = 0;           // verification-decided budget, 0..1
   std::vector<FaultWindow> faults;
   GateBudgets budgets;
   bool require_promises = true;  // false: ledger-not-empty, P2 and P3 pass as "not applicable"
@@ -63,6 +69,9 @@ struct GateResult {
 
 // One result per gate, in the order of the list above.
 std::vector<GateResult> EvaluateGates(const GateInputs& inputs);
+// Only the promise gates (ledger-not-empty, verification-decided, P2, P3), e.g. for re-verifying a
+// ledger file after the run (aftershock-verify), where there is no timeline.
+std::vector<GateResult> EvaluatePromiseGates(const GateInputs& inputs);
 bool AllPassed(const std::vector<GateResult>& results);
 // One line per gate: "PASS <name>: <message>" or "FAIL <name>: <message>", each ending in '\n'.
 std::string FormatGateReport(const std::vector<GateResult>& results);

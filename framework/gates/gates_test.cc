@@ -36,9 +36,7 @@ struct Scenario {
     health.lag_p99_ms = 2.5;
     health.lag_max_ms = 7;
     verification.sample_size = 500;
-    verification.checked = 498;
-    verification.errors = 2;
-    verification.error_samples = {"key 'k1': UNAVAILABLE"};
+    verification.checked = 500;
     verification.indeterminate_total = 4;
     verification.indeterminate_committed = 3;
     verification.indeterminate_unknown = 1;
@@ -48,7 +46,7 @@ struct Scenario {
     inputs.timeline = &timeline;
     inputs.health = &health;
     inputs.verification = &verification;
-    inputs.ledger_acknowledged = 1990;
+    inputs.ledger_acknowledged = 500;
     inputs.faults = {{"primary-kill", 10, 10}};
     inputs.budgets = GateBudgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10, .max_recovery_seconds = 5};
   }
@@ -76,20 +74,22 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   std::vector<std::string> names;
   for (const GateResult& r : results) names.push_back(r.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "p1-longest-outage",
+  EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "verification-decided",
+                                             "p1-longest-outage",
                                              "p1-unavailable-seconds", "time-to-recover", "p2-promise-stability",
                                              "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited"}));
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   EXPECT_TRUE(FailureReasons(results).empty());
   EXPECT_EQ(FormatGateReport(results),
             "PASS traffic-served: 1860 ok of 2000 offered\n"
-            "PASS ledger-not-empty: 1990 acknowledged, 498 of 500 sampled checked (2 errors, 0 unverified); "
+            "PASS ledger-not-empty: 500 acknowledged, 500 of 500 sampled checked (0 errors, 0 unverified); "
             "indeterminate 4: 3 committed, 0 not, 1 unknown\n"
+            "PASS verification-decided: exhaustive: 500 of 500 acknowledged promises verified; 0 undecided, budget 0 %\n"
             "PASS p1-longest-outage: 1 s from second 10 (budget 5 s)\n"
             "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
             "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
-            "PASS p2-promise-stability: 0 changed of 498 checked\n"
-            "PASS p3-reverse-lookup: 0 lost of 498 checked\n"
+            "PASS p2-promise-stability: 0 changed of 500 checked\n"
+            "PASS p3-reverse-lookup: 0 lost of 500 checked\n"
             "PASS shed-outweighs-failures: shed 10 < failed 130\n"
             "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n");
   EXPECT_EQ(Figure(Find(results, kTrafficServed), "total_ok"), 1860);
@@ -97,7 +97,60 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_first_second"), 10);
   EXPECT_DOUBLE_EQ(Figure(Find(results, kUnavailableSeconds), "unavailable_seconds"), 1.4);
   EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_primary-kill"), 2);
-  EXPECT_EQ(Figure(Find(results, kLedgerNotEmpty), "verification_checked"), 498);
+  EXPECT_EQ(Figure(Find(results, kLedgerNotEmpty), "verification_checked"), 500);
+  EXPECT_EQ(Figure(Find(results, kVerificationDecided), "ledger_exhaustive"), 1);
+}
+
+TEST(GatesTest, VerificationDecidedRedWhenErrorsOutweighTheBudget) {
+  // The trap: "1 checked, 1,999 errors" used to pass P2 and P3.
+  Scenario sc;
+  sc.inputs.ledger_acknowledged = 2000;
+  sc.verification = VerificationReport{};
+  sc.verification.sample_size = 2000;
+  sc.verification.checked = 1;
+  sc.verification.errors = 1999;
+  sc.verification.undecided_by_code = {{"INTERNAL", 1990}, {"UNAVAILABLE", 9}};
+  sc.verification.error_samples = {"key 'k1': read-back: Get: INTERNAL: row gone (re-issue skipped)"};
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  const GateResult& r = Find(results, kVerificationDecided);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "exhaustive: 2000 of 2000 acknowledged promises verified; 1999 undecided (99.95 %: INTERNAL 1990, "
+            "UNAVAILABLE 9), budget 0 %: verification did not decide, so P2/P3 prove nothing about these promises; "
+            "first error: key 'k1': read-back: Get: INTERNAL: row gone (re-issue skipped)");
+  EXPECT_EQ(Figure(r, "verification_undecided"), 1999);
+  EXPECT_FALSE(AllPassed(results));
+  // Within a budget it passes, and still says what was undecided.
+  sc.inputs.max_undecided_ratio = 0.9999;
+  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kVerificationDecided).passed);
+  // One undecided promise is over a zero budget.
+  Scenario one;
+  one.verification.checked = 499;
+  one.verification.unverified = 1;
+  one.verification.undecided_by_code = {{"not started", 1}};
+  const GateResult o = Find(EvaluateGates(one.inputs), kVerificationDecided);
+  EXPECT_FALSE(o.passed);
+  EXPECT_NE(o.message.find("1 undecided (0.2 %: not started 1)"), std::string::npos) << o.message;
+}
+
+TEST(GatesTest, VerificationDecidedSaysSampledBeyondTheBound) {
+  Scenario sc;
+  sc.inputs.ledger_acknowledged = 50000;
+  sc.inputs.ledger_pinned = 120;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kVerificationDecided);
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message,
+            "sampled: 500 of 50000 acknowledged promises verified (120 kept near faults, 0 near faults did not "
+            "fit); 0 undecided, budget 0 %");
+  EXPECT_EQ(Figure(r, "ledger_exhaustive"), 0);
+}
+
+TEST(GatesTest, PromiseGatesAloneForReverification) {
+  Scenario sc;
+  std::vector<std::string> names;
+  for (const GateResult& r : EvaluatePromiseGates(sc.inputs)) names.push_back(r.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"ledger-not-empty", "verification-decided", "p2-promise-stability",
+                                             "p3-reverse-lookup"}));
 }
 
 TEST(GatesTest, TrafficServedRedWhenNothingSucceeded) {
@@ -153,6 +206,7 @@ TEST(GatesTest, PromiseGatesNotApplicableWhenNotRequired) {
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   EXPECT_EQ(Find(results, kLedgerNotEmpty).message, "not required (the scenario makes no promises)");
   EXPECT_EQ(Find(results, kPromiseStability).message, "not required (the scenario makes no promises)");
+  EXPECT_EQ(Find(results, kVerificationDecided).message, "not applicable (the target declares it makes no promises)");
 }
 
 TEST(GatesTest, LongestOutageRedOverBudget) {
@@ -228,7 +282,7 @@ TEST(GatesTest, P2RedOnChangedValue) {
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   const GateResult& r = Find(results, kPromiseStability);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "1 promises changed on re-issue (of 498 checked): 'alice' acknowledged 'p-17' now 'p-99'");
+  EXPECT_EQ(r.message, "1 promises changed on re-issue (of 500 checked): 'alice' acknowledged 'p-17' now 'p-99'");
   EXPECT_EQ(Figure(r, "p2_violations"), 1);
 }
 
@@ -241,7 +295,7 @@ TEST(GatesTest, P3RedNamesLostKeysNotFoundVersusWrongKey) {
   const GateResult& r = Find(results, kReverseLookup);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
-            "2 promises lost (1 NotFound, 1 wrong key; of 498 checked): 'alice' -> 'p-17' NotFound, "
+            "2 promises lost (1 NotFound, 1 wrong key; of 500 checked): 'alice' -> 'p-17' NotFound, "
             "'bob' -> 'p-3' wrong key (read back 'eve')");
   EXPECT_EQ(Figure(r, "p3_not_found"), 1);
   EXPECT_EQ(Figure(r, "p3_wrong_key"), 1);

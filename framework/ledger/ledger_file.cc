@@ -11,8 +11,9 @@
 namespace aftershock::ledger {
 namespace {
 
-constexpr std::string_view kColumns = "kind\tunix_ms\tkey\tvalue\tcode";
-constexpr std::string_view kAcknowledgedMeta = "# acknowledged=";
+constexpr std::string_view kColumns = kLedgerFileColumns;
+constexpr std::string_view kAcknowledgedMeta = "# acknowledged=";  // version 1
+constexpr std::string_view kEndMeta = "# end acknowledged=";
 
 [[noreturn]] void Fail(const std::string& source, std::size_t line, const std::string& problem) {
   throw LedgerFileError(source + ":" + std::to_string(line) + ": " + problem);
@@ -41,29 +42,46 @@ std::vector<std::string_view> SplitTabs(std::string_view line) {
 
 }  // namespace
 
-std::string FormatLedgerFile(const LedgerFile& file) {
+std::string LedgerFile::HeaderValue(std::string_view name) const {
+  for (const auto& [n, v] : header) {
+    if (n == name) return v;
+  }
+  return "";
+}
+
+std::string FormatLedgerRecord(const Promise& p) {
   using internal::EscapeField;
+  return "promise\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + '\t' + EscapeField(p.value) + "\t\n";
+}
+
+std::string FormatLedgerRecord(const IndeterminatePromise& p) {
+  using internal::EscapeField;
+  return "indeterminate\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + "\t\t" +
+         EscapeField(CallCodeName(p.code)) + '\n';
+}
+
+std::string FormatLedgerFile(const LedgerFile& file) {
   std::string out;
   out += kLedgerFileVersionLine;
   out += '\n';
-  out += kAcknowledgedMeta;
-  out += std::to_string(file.acknowledged);
-  out += '\n';
+  for (const auto& [name, value] : file.header) out += "# " + name + "=" + internal::EscapeField(value) + "\n";
   out += kColumns;
   out += '\n';
-  for (const Promise& p : file.promises) {
-    out += "promise\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + '\t' + EscapeField(p.value) + "\t\n";
-  }
-  for (const IndeterminatePromise& p : file.indeterminate) {
-    out += "indeterminate\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + "\t\t" +
-           EscapeField(CallCodeName(p.code)) + '\n';
+  for (const Promise& p : file.promises) out += FormatLedgerRecord(p);
+  for (const IndeterminatePromise& p : file.indeterminate) out += FormatLedgerRecord(p);
+  if (file.complete) {
+    out += std::string(kEndMeta) + std::to_string(file.promises.size()) +
+           " indeterminate=" + std::to_string(file.indeterminate.size()) + "\n";
   }
   return out;
 }
 
 LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
   LedgerFile file;
+  file.complete = false;
+  int version = 0;
   bool seen_columns = false;
+  bool seen_end = false;
   std::size_t line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -73,18 +91,43 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
     pos = nl + 1;
     ++line_no;
     if (line_no == 1) {
-      if (line != kLedgerFileVersionLine) {
+      if (line == kLedgerFileVersionLine) {
+        version = 2;
+      } else if (line == kLedgerFileVersion1Line) {
+        version = 1;
+      } else {
         Fail(source, line_no, "expected '" + std::string(kLedgerFileVersionLine) + "', found '" +
                                   std::string(line.substr(0, 80)) + "'");
       }
       continue;
     }
     if (line.empty()) continue;
+    if (seen_end) Fail(source, line_no, "text after the end line");
     if (line.front() == '#') {
-      if (line.substr(0, kAcknowledgedMeta.size()) == kAcknowledgedMeta) {
-        if (!ParseInt(line.substr(kAcknowledgedMeta.size()), file.acknowledged)) {
+      if (version == 1) {
+        if (line.substr(0, kAcknowledgedMeta.size()) == kAcknowledgedMeta &&
+            !ParseInt(line.substr(kAcknowledgedMeta.size()), file.acknowledged)) {
           Fail(source, line_no, "acknowledged= is not a non-negative integer");
         }
+        continue;
+      }
+      if (line.substr(0, kEndMeta.size()) == kEndMeta) {
+        const std::string_view rest = line.substr(kEndMeta.size());
+        const std::size_t space = rest.find(' ');
+        if (!ParseInt(rest.substr(0, space), file.acknowledged)) {
+          Fail(source, line_no, "end acknowledged= is not a non-negative integer");
+        }
+        seen_end = true;
+        continue;
+      }
+      if (!seen_columns) {
+        const std::size_t eq = line.find('=');
+        if (line.size() < 3 || line[1] != ' ' || eq == std::string_view::npos) {
+          Fail(source, line_no, "expected a header line '# name=value'");
+        }
+        std::optional<std::string> value = internal::UnescapeField(line.substr(eq + 1));
+        if (!value) Fail(source, line_no, "bad escape in header value");
+        file.header.emplace_back(std::string(line.substr(2, eq - 2)), std::move(*value));
       }
       continue;
     }
@@ -117,6 +160,16 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
   }
   if (line_no == 0) Fail(source, 1, "empty file, expected '" + std::string(kLedgerFileVersionLine) + "'");
   if (!seen_columns) Fail(source, line_no, "missing the column line");
+  if (version == 1) {
+    file.complete = true;  // version 1 files were written whole, at the end of a run
+  } else {
+    file.complete = seen_end;
+    if (!seen_end) file.acknowledged = file.promises.size();
+    if (seen_end && file.acknowledged != file.promises.size()) {
+      Fail(source, line_no, "the end line says acknowledged=" + std::to_string(file.acknowledged) + " but the file has " +
+                                std::to_string(file.promises.size()) + " promise rows");
+    }
+  }
   return file;
 }
 
@@ -136,14 +189,6 @@ void WriteLedgerFile(const std::string& path, const LedgerFile& file) {
     std::filesystem::remove(tmp, ec);
     throw LedgerFileError(path + ": cannot rename the temporary file into place");
   }
-}
-
-void WriteLedgerFile(const std::string& path, const PromiseLedger& ledger) {
-  LedgerFile file;
-  file.promises = ledger.Sample();
-  file.indeterminate = ledger.Indeterminate();
-  file.acknowledged = ledger.acknowledged();
-  WriteLedgerFile(path, file);
 }
 
 LedgerFile ReadLedgerFile(const std::string& path) {

@@ -4,15 +4,20 @@
 // Format (UTF-8 text, one record a line, fields separated by a tab; in every field a backslash,
 // tab, newline and carriage return are written as \\, \t, \n and \r):
 //
-//   # aftershock-ledger v1
-//   # acknowledged=48213
+//   # aftershock-ledger v2
+//   # target.kind=pseudonym
+//   # target.addresses=127.0.0.1:5001,127.0.0.1:5002
 //   kind	unix_ms	key	value	code
 //   promise	1733040000123	alice	p-17	
 //   indeterminate	1733040000456	bob		DEADLINE_EXCEEDED
+//   # end acknowledged=1 indeterminate=1
 //
-// The first line is the version; further `#` lines are metadata (`acknowledged=` is read back,
-// others are kept as comments); the column line comes before the first record. Anything else is an
-// error naming the file and line.
+// The first line is the version; `# name=value` lines before the column line are the header (the
+// target's identity, written by LedgerStream, ledger_stream.h); records follow in arrival order; the
+// end line is written when the run closed the file, so a file without it comes from a run that was
+// killed or crashed (`complete` is false, every record before the cut is still read). Version 1
+// files (`# acknowledged=N`, no end line) are still read. Anything else is an error naming the file
+// and line.
 //
 //   WriteLedgerFile(artifacts + "/ledger.tsv", ledger);
 //   LedgerFile again = ReadLedgerFile(artifacts + "/ledger.tsv");
@@ -23,22 +28,33 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "framework/ledger/promise.h"
-#include "framework/ledger/promise_ledger.h"
 
 namespace aftershock::ledger {
 
-inline constexpr std::string_view kLedgerFileVersionLine = "# aftershock-ledger v1";
+inline constexpr std::string_view kLedgerFileVersionLine = "# aftershock-ledger v2";
+inline constexpr std::string_view kLedgerFileVersion1Line = "# aftershock-ledger v1";
+inline constexpr std::string_view kLedgerFileColumns = "kind\tunix_ms\tkey\tvalue\tcode";
 
 struct LedgerFile {
-  std::uint64_t acknowledged = 0;  // promises acknowledged in the run (the file may hold a sample)
+  std::uint64_t acknowledged = 0;  // promises acknowledged in the run (v1 files may hold a sample)
+  std::vector<std::pair<std::string, std::string>> header;  // `# name=value` lines, in file order
+  bool complete = true;  // false: no end line (the writing run was killed or crashed)
   std::vector<Promise> promises;
   std::vector<IndeterminatePromise> indeterminate;
 
+  // The header value of `name`, or "" when absent.
+  std::string HeaderValue(std::string_view name) const;
+
   friend bool operator==(const LedgerFile&, const LedgerFile&) = default;
 };
+
+// One record line, '\n' included (shared by the file writer and the stream).
+std::string FormatLedgerRecord(const Promise& promise);
+std::string FormatLedgerRecord(const IndeterminatePromise& promise);
 
 // Thrown for unreadable or malformed files; what() is "<path>:<line>: <problem>".
 class LedgerFileError : public std::runtime_error {
@@ -46,10 +62,8 @@ class LedgerFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes atomically (a temporary file beside `path`, then rename). Throws LedgerFileError.
+// Writes atomically (a temporary file beside `path`, then rename), with an end line. Throws LedgerFileError.
 void WriteLedgerFile(const std::string& path, const LedgerFile& file);
-// The ledger's Sample(), Indeterminate() and acknowledged() count.
-void WriteLedgerFile(const std::string& path, const PromiseLedger& ledger);
 LedgerFile ReadLedgerFile(const std::string& path);
 
 // The same format in memory; `source` names the text in errors.

@@ -32,7 +32,8 @@ const std::string kHead = "# aftershock-ledger v1\n# acknowledged=3\nkind\tunix_
 
 TEST(LedgerFileTest, RoundTripsThroughAFileIncludingEscapes) {
   LedgerFile file;
-  file.acknowledged = 48213;
+  file.acknowledged = 5;
+  file.header = {{"target.kind", "pseudonym"}, {"target.addresses", "127.0.0.1:1,127.0.0.1:2"}, {"odd", "a\tb"}};
   file.promises = {{"alice", "p-17", 1733040000123},
                    {"tab\there", "new\nline", -5},
                    {"back\\slash\\t", "cr\r", 0},
@@ -51,40 +52,44 @@ TEST(LedgerFileTest, RoundTripsThroughAFileIncludingEscapes) {
 
 TEST(LedgerFileTest, FormatIsTheDocumentedOne) {
   LedgerFile file;
-  file.acknowledged = 2;
+  file.acknowledged = 1;
+  file.header = {{"target.kind", "pseudonym"}};
   file.promises = {{"a\tb", "v", 10}};
   file.indeterminate = {{"c", 11, kCodeDeadlineExceeded}};
   EXPECT_EQ(FormatLedgerFile(file),
-            "# aftershock-ledger v1\n# acknowledged=2\nkind\tunix_ms\tkey\tvalue\tcode\n"
+            "# aftershock-ledger v2\n# target.kind=pseudonym\nkind\tunix_ms\tkey\tvalue\tcode\n"
             "promise\t10\ta\\tb\tv\t\n"
-            "indeterminate\t11\tc\t\tDEADLINE_EXCEEDED\n");
+            "indeterminate\t11\tc\t\tDEADLINE_EXCEEDED\n"
+            "# end acknowledged=1 indeterminate=1\n");
 }
 
-TEST(LedgerFileTest, WritesTheLedgersSampleAndCount) {
-  PromiseLedger ledger(LedgerOptions{.capacity = 2});
-  ledger.RecordAcknowledged({"a", "1", 1});
-  ledger.RecordAcknowledged({"b", "2", 2});
-  ledger.RecordAcknowledged({"c", "3", 3});
-  ledger.RecordIndeterminate({"d", 4, kCodeUnavailable});
-  const std::string path = TempPath("ledger.tsv");
-  WriteLedgerFile(path, ledger);
-  const LedgerFile file = ReadLedgerFile(path);
-  EXPECT_EQ(file.acknowledged, 3u);
-  EXPECT_EQ(file.promises, ledger.Sample());
+TEST(LedgerFileTest, AFileWithoutEndLineIsReadAsIncomplete) {
+  const LedgerFile file = ParseLedgerFile(
+      "# aftershock-ledger v2\n# target.kind=x\nkind\tunix_ms\tkey\tvalue\tcode\npromise\t1\tk\tv\t\n"
+      "promise\t2\tl\tw\t\n",
+      "f.tsv");
+  EXPECT_FALSE(file.complete);
+  EXPECT_EQ(file.acknowledged, 2u);
+  EXPECT_EQ(file.HeaderValue("target.kind"), "x");
+  EXPECT_EQ(file.HeaderValue("missing"), "");
   EXPECT_EQ(file.promises.size(), 2u);
-  EXPECT_EQ(file.indeterminate, (std::vector<IndeterminatePromise>{{"d", 4, kCodeUnavailable}}));
-  std::filesystem::remove(path);
 }
 
-TEST(LedgerFileTest, CommentsAndBlankLinesAreAccepted) {
+TEST(LedgerFileTest, Version1FilesAreStillRead) {
   const LedgerFile file = ParseLedgerFile(kHead + "\n# a note\npromise\t1\tk\tv\t\n", "f.tsv");
   EXPECT_EQ(file.acknowledged, 3u);
+  EXPECT_TRUE(file.complete);
   EXPECT_EQ(file.promises, (std::vector<Promise>{{"k", "v", 1}}));
 }
 
 TEST(LedgerFileTest, MalformedInputNamesFileAndLine) {
-  EXPECT_EQ(ParseError(""), "f.tsv:1: empty file, expected '# aftershock-ledger v1'");
-  EXPECT_EQ(ParseError("# aftershock-ledger v2\n"), "f.tsv:1: expected '# aftershock-ledger v1', found '# aftershock-ledger v2'");
+  EXPECT_EQ(ParseError(""), "f.tsv:1: empty file, expected '# aftershock-ledger v2'");
+  EXPECT_EQ(ParseError("# aftershock-ledger v3\n"), "f.tsv:1: expected '# aftershock-ledger v2', found '# aftershock-ledger v3'");
+  const std::string v2 = "# aftershock-ledger v2\nkind\tunix_ms\tkey\tvalue\tcode\npromise\t1\tk\tv\t\n";
+  EXPECT_EQ(ParseError(v2 + "# end acknowledged=2 indeterminate=0\n"),
+            "f.tsv:4: the end line says acknowledged=2 but the file has 1 promise rows");
+  EXPECT_EQ(ParseError(v2 + "# end acknowledged=1 indeterminate=0\npromise\t2\tl\tw\t\n"), "f.tsv:5: text after the end line");
+  EXPECT_EQ(ParseError("# aftershock-ledger v2\n#nospace\n"), "f.tsv:2: expected a header line '# name=value'");
   EXPECT_EQ(ParseError("# aftershock-ledger v1\n# acknowledged=x\n"), "f.tsv:2: acknowledged= is not a non-negative integer");
   EXPECT_EQ(ParseError("# aftershock-ledger v1\npromise\t1\tk\tv\t\n"),
             "f.tsv:2: expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code'");

@@ -1,6 +1,7 @@
 #include "framework/ledger/promise_ledger.h"
 
 #include <algorithm>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
@@ -59,8 +60,28 @@ void PromiseLedger::PruneLocked(Entry& spill) {
   }
 }
 
+void PromiseLedger::AttachStream(std::shared_ptr<LedgerStream> stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  stream_ = std::move(stream);
+}
+
+void PromiseLedger::CloseStream() {
+  std::shared_ptr<LedgerStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stream = stream_;
+  }
+  if (stream) stream->Close();
+}
+
 void PromiseLedger::RecordAcknowledged(Promise promise) {
   const std::int64_t ms = promise.unix_ms;
+  std::shared_ptr<LedgerStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stream = stream_;
+  }
+  if (stream) stream->Append(promise);
   Entry entry = std::make_shared<const Promise>(std::move(promise));
   Entry spill_reservoir;
   Entry spill_ring;
@@ -87,6 +108,12 @@ void PromiseLedger::RecordAcknowledged(Promise promise) {
 }
 
 void PromiseLedger::RecordIndeterminate(IndeterminatePromise promise) {
+  std::shared_ptr<LedgerStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stream = stream_;
+  }
+  if (stream) stream->Append(promise);
   std::lock_guard<std::mutex> lock(indeterminate_mu_);
   ++indeterminate_total_;
   if (indeterminate_.size() < options_.indeterminate_capacity) indeterminate_.push_back(std::move(promise));
@@ -94,8 +121,29 @@ void PromiseLedger::RecordIndeterminate(IndeterminatePromise promise) {
 
 void PromiseLedger::MarkFault(std::int64_t begin_unix_ms, std::int64_t end_unix_ms) {
   const std::int64_t end = std::max(begin_unix_ms, end_unix_ms);
-  const Span span{begin_unix_ms - options_.fault_window_ms, end + options_.fault_window_ms};
   std::lock_guard<std::mutex> lock(mu_);
+  AddSpanLocked(Span{begin_unix_ms - options_.fault_window_ms, end + options_.fault_window_ms, next_span_id_++});
+}
+
+std::uint64_t PromiseLedger::OpenFault(std::int64_t begin_unix_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::uint64_t id = next_span_id_++;
+  AddSpanLocked(Span{begin_unix_ms - options_.fault_window_ms, std::numeric_limits<std::int64_t>::max(), id});
+  return id;
+}
+
+void PromiseLedger::CloseFault(std::uint64_t id, std::int64_t end_unix_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Span& span : spans_) {
+    if (span.id != id) continue;
+    const std::int64_t hi = std::max(end_unix_ms, span.lo + options_.fault_window_ms) + options_.fault_window_ms;
+    // An open span closes; a closed one only grows (a later confirmation extends it).
+    span.hi = span.hi == std::numeric_limits<std::int64_t>::max() ? hi : std::max(span.hi, hi);
+    return;
+  }
+}
+
+void PromiseLedger::AddSpanLocked(Span span) {
   ++faults_marked_;
   for (RingEntry& entry : ring_) {
     const std::int64_t ms = entry.promise->unix_ms;

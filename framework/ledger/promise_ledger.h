@@ -1,18 +1,23 @@
 // PromiseLedger: the record of what the service acknowledged during a run, kept for verification.
 //
 // Every acknowledged promise is counted; the ledger keeps all of them while there are at most
-// `capacity`, then a uniform Algorithm R reservoir of `capacity` (seeded, so a run is repeatable).
-// Promises made near a fault are the ones most likely to be lost, so every promise made within
-// `fault_window_ms` before a fault begins until `fault_window_ms` after it ends is pinned on top of
-// the reservoir (up to `fault_capacity`; what does not fit is counted in fault_overflow, never hidden).
+// `capacity` (default 1,000,000: an hour at 200/s is 720,000, so the seed's longest runs are
+// verified exhaustively), then a uniform Algorithm R reservoir of `capacity` (seeded, so a run is
+// repeatable). Promises made near a fault are the ones most likely to be lost, so every promise made
+// within `fault_window_ms` before a fault's actual apply until `fault_window_ms` after its actual
+// end is pinned on top of the reservoir (up to `fault_capacity`; what does not fit is counted in
+// fault_overflow, never hidden). The scenario driver opens and closes those spans from the chaos
+// timeline as faults are really applied and reverted (OpenFault / CloseFault), not from the plan.
 // Indeterminate calls (outcome unknown) are kept apart: they are never counted as lost.
+// With a LedgerStream attached, every record is also appended to the ledger file as it arrives.
 //
 // Thread-safe; meant to be called from many completion threads. The critical section is a few
 // pointer moves and one random draw: promises are moved into shared storage before the lock.
 //
 //   PromiseLedger ledger(LedgerOptions{.capacity = 2000, .seed = 7});
 //   ledger.RecordAcknowledged({.key = "alice", .value = "p-17", .unix_ms = now_ms});
-//   ledger.MarkFault(fault_begin_ms, fault_end_ms);   // call when the fault begins (see MarkFault)
+//   std::uint64_t span = ledger.OpenFault(apply_ms);   // when the fault is applied
+//   ledger.CloseFault(span, revert_ms);                 // when it is reverted
 //   std::vector<Promise> to_check = ledger.Sample();
 #ifndef AFTERSHOCK_FRAMEWORK_LEDGER_PROMISE_LEDGER_H_
 #define AFTERSHOCK_FRAMEWORK_LEDGER_PROMISE_LEDGER_H_
@@ -26,16 +31,19 @@
 #include <utility>
 #include <vector>
 
+#include "framework/ledger/ledger_stream.h"
 #include "framework/ledger/promise.h"
 
 namespace aftershock::ledger {
 
+inline constexpr std::size_t kDefaultLedgerCapacity = 1'000'000;
+
 struct LedgerOptions {
-  std::size_t capacity = 2000;              // reservoir size (exhaustive up to this many promises)
-  std::uint64_t seed = 1;                   // reservoir random seed
-  std::int64_t fault_window_ms = 5000;      // promises this close to a fault are pinned
-  std::size_t fault_capacity = 2000;        // at most this many pinned promises (also the recent ring)
-  std::size_t indeterminate_capacity = 10000;
+  std::size_t capacity = kDefaultLedgerCapacity;  // reservoir size (exhaustive up to this many promises)
+  std::uint64_t seed = 1;                         // reservoir random seed
+  std::int64_t fault_window_ms = 5000;            // promises this close to a fault are pinned
+  std::size_t fault_capacity = kDefaultLedgerCapacity;  // at most this many pinned (also the recent ring)
+  std::size_t indeterminate_capacity = 100'000;
 };
 
 struct LedgerCounters {
@@ -56,6 +64,17 @@ class PromiseLedger {
 
   void RecordAcknowledged(Promise promise);
   void RecordIndeterminate(IndeterminatePromise promise);
+
+  // Every record from now on is also appended to `stream` (records before the call are not).
+  void AttachStream(std::shared_ptr<LedgerStream> stream);
+  // Closes the attached stream (its end line); throws LedgerFileError when writing failed.
+  void CloseStream();
+
+  // A fault span that is open until CloseFault: pins promises from begin - window on, now (those
+  // still in the ring of recent promises) and later. Returns the span's id.
+  std::uint64_t OpenFault(std::int64_t begin_unix_ms);
+  // Ends span `id` at end + window (a later end extends it again; an unknown id is ignored).
+  void CloseFault(std::uint64_t id, std::int64_t end_unix_ms);
 
   // Pins every promise with unix_ms in [begin - window, end + window]: those still in the ring of
   // recent promises now, and those recorded later. Call it when the fault begins (end may be the
@@ -81,7 +100,9 @@ class PromiseLedger {
   struct Span {
     std::int64_t lo = 0;
     std::int64_t hi = 0;
+    std::uint64_t id = 0;
   };
+  void AddSpanLocked(Span span);
 
   bool InFaultSpanLocked(std::int64_t unix_ms) const;
   // Pins `entry`, or counts it as overflow when fault_capacity is full.
@@ -100,6 +121,8 @@ class PromiseLedger {
   std::uint64_t fault_overflow_ = 0;
   std::uint64_t faults_marked_ = 0;
   std::vector<Span> spans_;
+  std::uint64_t next_span_id_ = 1;
+  std::shared_ptr<LedgerStream> stream_;  // set before the run; appended to outside mu_
   std::deque<RingEntry> ring_;
   // Unpinned promises the ring pushed out for size while still inside the window: (unix_ms, count).
   std::deque<std::pair<std::int64_t, std::uint64_t>> evicted_;

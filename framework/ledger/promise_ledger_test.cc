@@ -136,6 +136,32 @@ TEST(PromiseLedgerTest, PromisesOutsideEveryFaultWindowAreNotPinned) {
   EXPECT_EQ(Keys(ledger.Sample()), (std::set<std::string>{"k2", "k3"}));
 }
 
+TEST(PromiseLedgerTest, AnOpenFaultPinsUntilItIsClosed) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 0, .fault_window_ms = 100, .fault_capacity = 1000});
+  ledger.RecordAcknowledged(P(0, 0));
+  ledger.RecordAcknowledged(P(1, 950));
+  const std::uint64_t span = ledger.OpenFault(1000);  // pins from 900 on, however long the fault lasts
+  for (int i = 2; i < 40; ++i) ledger.RecordAcknowledged(P(i, 1000 + i * 100));  // .. 4900
+  ledger.CloseFault(span, 3000);                                               // .. 3100
+  ledger.RecordAcknowledged(P(40, 3100));
+  ledger.RecordAcknowledged(P(41, 3101));
+  const std::set<std::string> keys = Keys(ledger.Sample());
+  EXPECT_FALSE(keys.count("k0"));
+  EXPECT_TRUE(keys.count("k1"));
+  EXPECT_TRUE(keys.count("k39"));  // recorded while the span was open
+  EXPECT_TRUE(keys.count("k40"));
+  EXPECT_FALSE(keys.count("k41"));
+  // A later event extends a closed span; an unknown id is ignored.
+  ledger.CloseFault(span, 4000);
+  ledger.RecordAcknowledged(P(42, 4050));
+  ledger.CloseFault(12345, 9000);
+  EXPECT_TRUE(Keys(ledger.Sample()).count("k42"));
+}
+
+TEST(PromiseLedgerTest, DefaultCapacityKeepsAnHourAt200PerSecondExhaustive) {
+  EXPECT_GE(LedgerOptions{}.capacity, 720'000u);
+}
+
 TEST(PromiseLedgerTest, IndeterminateBoundedAndCounted) {
   PromiseLedger ledger(LedgerOptions{.indeterminate_capacity = 3});
   for (int i = 0; i < 5; ++i) {

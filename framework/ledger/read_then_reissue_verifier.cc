@@ -20,12 +20,14 @@ PromiseCheck ReadThenReissueVerifier::Check(const Promise& promise, Deadline dea
       check.lookup = PromiseCheck::Lookup::kError;
       check.stability = PromiseCheck::Stability::kError;
       check.error = "read-back: " + read.error + " (re-issue skipped)";
+      check.error_code = read.code;
       return check;
   }
   const ReissueResult again = reissue_(promise.key, deadline);
   if (!again.ok) {
     check.stability = PromiseCheck::Stability::kError;
     check.error = "re-issue: " + again.error;
+    check.error_code = again.code;
     return check;
   }
   check.observed_value = again.value;

@@ -25,12 +25,14 @@ struct ReadBackResult {
   Status status = kError;
   std::string key;    // when kFound
   std::string error;  // when kError
+  CallCode code = kCodeUnknown;  // when kError: the call's code (decides retrying, names the count)
 };
 
 struct ReissueResult {
   bool ok = false;
   std::string value;  // when ok
   std::string error;  // when !ok
+  CallCode code = kCodeUnknown;  // when !ok
 };
 
 class ReadThenReissueVerifier : public PromiseVerifier {

@@ -11,6 +11,39 @@ namespace aftershock::ledger {
 namespace {
 
 constexpr std::size_t kMaxErrorSamples = 10;
+constexpr int kMaxTries = 20;
+// The verifier threw: not a call code of any transport.
+constexpr CallCode kCodeException = -1000;
+
+bool Undecided(const PromiseCheck& c) {
+  return c.lookup == PromiseCheck::Lookup::kError || c.stability == PromiseCheck::Stability::kError;
+}
+
+bool Retryable(const PromiseCheck& c, const VerifyOptions& options) {
+  return std::find(options.retry_codes.begin(), options.retry_codes.end(), c.error_code) != options.retry_codes.end();
+}
+
+PromiseCheck CheckOnce(PromiseVerifier& verifier, const Promise& promise,
+                       std::chrono::system_clock::time_point deadline) {
+  try {
+    return verifier.Check(promise, deadline);
+  } catch (const std::exception& e) {
+    PromiseCheck check;
+    check.error = std::string("exception: ") + e.what();
+    check.error_code = kCodeException;
+    return check;
+  } catch (...) {
+    PromiseCheck check;
+    check.error = "unknown exception";
+    check.error_code = kCodeException;
+    return check;
+  }
+}
+
+std::string UndecidedCodeName(CallCode code) {
+  if (code == kCodeException) return "exception";
+  return CallCodeName(code);
+}
 
 struct CheckOutcome {
   bool started = false;
@@ -59,6 +92,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
   std::vector<ProbeOutcome> probes(indeterminate.size());
   const auto overall_end = std::chrono::steady_clock::now() + options.overall_deadline;
   std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> retries{0};
 
   auto work = [&] {
     // Bounded: each pass claims one of `total` items or leaves.
@@ -69,14 +103,18 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
       if (i < n) {
         CheckOutcome& out = checks[i];
         out.started = true;
-        try {
-          out.check = verifier.Check(sample[i], deadline);
-        } catch (const std::exception& e) {
-          out.check = PromiseCheck{};
-          out.check.error = std::string("exception: ") + e.what();
-        } catch (...) {
-          out.check = PromiseCheck{};
-          out.check.error = "unknown exception";
+        auto backoff = options.retry_backoff_initial;
+        // Bounded: each try either decides, fails for good, or waits a growing back-off that must end
+        // before the overall deadline; at most kMaxTries tries.
+        for (int attempt = 0; attempt < kMaxTries; ++attempt) {
+          const auto call_deadline =
+              attempt == 0 ? deadline : std::chrono::system_clock::now() + options.call_deadline;
+          out.check = CheckOnce(verifier, sample[i], call_deadline);
+          if (!Undecided(out.check) || !Retryable(out.check, options)) break;
+          if (std::chrono::steady_clock::now() + backoff >= overall_end) break;
+          std::this_thread::sleep_for(backoff);
+          backoff = std::min(backoff * 2, options.retry_backoff_max);
+          retries.fetch_add(1);
         }
       } else {
         ProbeOutcome& out = probes[i - n];
@@ -110,6 +148,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
     const CheckOutcome& out = checks[i];
     if (!out.started) {
       ++report.unverified;
+      ++report.undecided_by_code["not started"];
       continue;
     }
     const Promise& p = sample[i];
@@ -140,6 +179,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
     }
     if (undecided) {
       ++report.errors;
+      ++report.undecided_by_code[UndecidedCodeName(c.error_code)];
       if (report.error_samples.size() < kMaxErrorSamples) {
         report.error_samples.push_back("key '" + p.key + "': " + (c.error.empty() ? "error" : c.error));
       }
@@ -147,6 +187,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
       ++report.checked;
     }
   }
+  report.retries = retries.load();
   report.indeterminate_total = probes.size();
   for (const ProbeOutcome& out : probes) {
     const auto result = out.started ? out.result : IndeterminateCheck::kUnknown;

@@ -6,8 +6,11 @@
 // what the read-back is checking. VerifyLedger runs those checks on a bounded pool of threads,
 // each call with its own deadline, and stops starting new checks once the overall deadline passes.
 //
-// Transport errors during verification are not violations; they are counted in `errors`. A report
-// with checked == 0 proves nothing, and the gates treat it as a failure.
+// Verification must decide. A check that ends in a transient error (by default UNAVAILABLE,
+// DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED) is retried with back-off while the overall deadline
+// allows; what stays undecided (an error, or never started) is counted by its code, and the
+// `verification-decided` gate turns red when undecided promises exceed the scenario's
+// max_undecided_ratio (default 0). An error is never a violation, and never a pass either.
 //
 //   class PseudonymVerifier : public PromiseVerifier { ... };
 //   PseudonymVerifier verifier(channel);
@@ -19,6 +22,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +42,9 @@ struct PromiseCheck {
   std::string observed_key;    // what the read-back returned (when kWrongKey)
   std::string observed_value;  // what the re-issue returned (when kChanged)
   std::string error;           // transport error text (when kError)
+  // The call code of the error (when kError): decides retrying and is how the report counts
+  // undecided promises. kCodeUnknown when the verifier did not say.
+  CallCode error_code = kCodeUnknown;
 };
 
 struct IndeterminateCheck {
@@ -60,6 +67,12 @@ struct VerifyOptions {
   int concurrency = 16;
   std::chrono::milliseconds call_deadline{5000};
   std::chrono::milliseconds overall_deadline{120000};
+  // A check whose error has one of these codes is tried again (back-off from retry_backoff_initial,
+  // doubling up to retry_backoff_max) while the overall deadline allows.
+  std::vector<CallCode> retry_codes{kCodeUnavailable, kCodeDeadlineExceeded, 8 /*RESOURCE_EXHAUSTED*/,
+                                    10 /*ABORTED*/};
+  std::chrono::milliseconds retry_backoff_initial{100};
+  std::chrono::milliseconds retry_backoff_max{2000};
 };
 
 struct Violation {
@@ -90,6 +103,11 @@ struct VerificationReport {
   std::size_t unverified = 0;  // not started before the overall deadline
   std::vector<Violation> violations;  // in sample order; a promise can break both properties
   std::vector<std::string> error_samples;  // the first few error texts, for the report
+  std::size_t retries = 0;                 // checks tried again after a transient error
+  // Undecided promises (errors + unverified) by the code that left them undecided: a call code name
+  // ("UNAVAILABLE", "INTERNAL"), "exception", or "not started" for those past the overall deadline.
+  std::map<std::string, std::size_t> undecided_by_code;
+  std::size_t undecided() const { return errors + unverified; }
   std::size_t indeterminate_total = 0;
   std::size_t indeterminate_committed = 0;
   std::size_t indeterminate_not_committed = 0;

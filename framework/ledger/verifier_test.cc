@@ -23,15 +23,28 @@ class FakeVerifier : public PromiseVerifier {
   std::map<std::string, std::string> forward;
   std::map<std::string, std::string> reverse;
   std::map<std::string, std::string> error_for_key;  // key -> transport error text
+  std::map<std::string, CallCode> code_for_key;       // key -> the error's code (default UNKNOWN)
+  std::map<std::string, int> transient_for_key;       // key -> UNAVAILABLE this many times, then fine
   std::string throw_for_key;
+  std::mutex mu;
 
   PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
     if (p.key == throw_for_key) throw std::runtime_error("boom");
     PromiseCheck c;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (auto t = transient_for_key.find(p.key); t != transient_for_key.end() && t->second > 0) {
+        --t->second;
+        c.error = "UNAVAILABLE: try again";
+        c.error_code = kCodeUnavailable;
+        return c;
+      }
+    }
     if (auto e = error_for_key.find(p.key); e != error_for_key.end()) {
       c.lookup = PromiseCheck::Lookup::kError;
       c.stability = PromiseCheck::Stability::kError;
       c.error = e->second;
+      if (auto code = code_for_key.find(p.key); code != code_for_key.end()) c.error_code = code->second;
       return c;
     }
     auto r = reverse.find(p.value);
@@ -56,6 +69,56 @@ class FakeVerifier : public PromiseVerifier {
     reverse[value] = key;
   }
 };
+
+std::vector<Promise> KeptSample(FakeVerifier& fake, int n) {
+  std::vector<Promise> sample;
+  for (int i = 0; i < n; ++i) {
+    sample.push_back({"k" + std::to_string(i), "v" + std::to_string(i), i});
+    fake.Keep(sample.back().key, sample.back().value);
+  }
+  return sample;
+}
+
+TEST(VerifyLedgerTest, TransientErrorsAreRetriedUntilDecided) {
+  FakeVerifier fake;
+  const std::vector<Promise> sample = KeptSample(fake, 10);
+  fake.transient_for_key = {{"k3", 3}, {"k7", 1}};
+  const VerificationReport r = VerifyLedger(
+      sample, {}, fake, {.concurrency = 2, .retry_backoff_initial = milliseconds(1), .retry_backoff_max = milliseconds(4)});
+  EXPECT_EQ(r.checked, 10u);
+  EXPECT_EQ(r.errors, 0u);
+  EXPECT_EQ(r.retries, 4u);
+  EXPECT_TRUE(r.undecided_by_code.empty());
+}
+
+TEST(VerifyLedgerTest, InternalIsNotRetriedAndIsCountedByCode) {
+  // A lost row that the service answers with INTERNAL is undecided, by code: never a pass.
+  FakeVerifier fake;
+  const std::vector<Promise> sample = KeptSample(fake, 5);
+  fake.error_for_key = {{"k1", "Get: INTERNAL: row vanished"}, {"k2", "Get: INTERNAL: row vanished"}, {"k3", "?"}};
+  fake.code_for_key = {{"k1", kCodeInternal}, {"k2", kCodeInternal}};
+  fake.throw_for_key = "k4";
+  const VerificationReport r = VerifyLedger(sample, {}, fake, {.concurrency = 1});
+  EXPECT_EQ(r.checked, 1u);
+  EXPECT_EQ(r.errors, 4u);
+  EXPECT_EQ(r.retries, 0u);
+  EXPECT_EQ(r.undecided(), 4u);
+  EXPECT_EQ(r.undecided_by_code, (std::map<std::string, std::size_t>{{"INTERNAL", 2}, {"UNKNOWN", 1}, {"exception", 1}}));
+}
+
+TEST(VerifyLedgerTest, RetriesStopAtTheOverallDeadline) {
+  FakeVerifier fake;
+  const std::vector<Promise> sample = KeptSample(fake, 1);
+  fake.transient_for_key = {{"k0", 1000000}};
+  const auto start = std::chrono::steady_clock::now();
+  const VerificationReport r = VerifyLedger(sample, {}, fake,
+                                            {.concurrency = 1, .overall_deadline = milliseconds(300),
+                                             .retry_backoff_initial = milliseconds(10), .retry_backoff_max = milliseconds(50)});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));  // bounded, not a speed claim
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_EQ(r.undecided_by_code, (std::map<std::string, std::size_t>{{"UNAVAILABLE", 1}}));
+  EXPECT_GT(r.retries, 0u);
+}
 
 TEST(VerifyLedgerTest, AllHeld) {
   FakeVerifier fake;

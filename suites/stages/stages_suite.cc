@@ -47,6 +47,7 @@ class WorkTarget : public fixtures::ScenarioTarget {
     return std::make_unique<load::HttpWorkload>(std::move(o));
   }
   std::unique_ptr<ledger::PromiseVerifier> MakeVerifier() override { return nullptr; }
+  bool MakesNoPromises() const override { return true; }  // availability and the alert chain only
   load::OutcomePolicy Policy() const override { return load::HttpOutcomePolicy(); }
 
  private:

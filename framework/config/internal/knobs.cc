@@ -35,6 +35,7 @@ ParsedKnob ParseValue(ValueKind kind, Bound bound, std::string_view text) {
   }
   if (bound == Bound::kPositive && *value <= 0) return {std::nullopt, "must be > 0"};
   if (bound == Bound::kNonNegative && *value < 0) return {std::nullopt, "must be >= 0"};
+  if (bound == Bound::kRatio && !(*value >= 0 && *value <= 1)) return {std::nullopt, "must be between 0 and 1"};
   return {value, ""};
 }
 
@@ -55,6 +56,7 @@ void SetKnob(ScenarioConfig& config, std::size_t index, double value) {
     case kMaxRecoverySeconds: config.max_recovery_seconds = value; return;
     case kVerifyConcurrency: config.verify_concurrency = static_cast<int>(value); return;
     case kTimeoutSeconds: config.timeout_seconds = value; return;
+    case kMaxUndecidedRatio: config.max_undecided_ratio = value; return;
   }
 }
 

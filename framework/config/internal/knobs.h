@@ -14,13 +14,18 @@
 namespace aftershock::config::internal {
 
 enum class ValueKind { kNumber, kDuration, kInteger };
-enum class Bound { kPositive, kNonNegative };  // for integers kPositive means >= 1
+enum class Bound { kPositive, kNonNegative, kRatio };  // for integers kPositive means >= 1; kRatio is 0..1
 
 struct KnobSpec {
   std::string_view name;  // manifest key
   std::string_view env;   // environment variable
   ValueKind kind;
   Bound bound;
+  // Almost every knob must be set explicitly (no hidden defaults). The few that have a built-in
+  // default have one because it is the strict choice (max_undecided_ratio: 0, verification decides
+  // every promise); docs/configuration.md lists them.
+  bool has_default = false;
+  double default_value = 0;
 };
 
 enum KnobIndex : std::size_t {
@@ -35,24 +40,25 @@ enum KnobIndex : std::size_t {
   kMaxRecoverySeconds,
   kVerifyConcurrency,
   kTimeoutSeconds,
+  kMaxUndecidedRatio,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
-    {"rate_per_second", "RESILIENCE_RATE_PER_SECOND", ValueKind::kNumber, Bound::kPositive},
-    {"load_seconds", "RESILIENCE_LOAD_SECONDS", ValueKind::kDuration, Bound::kPositive},
-    {"settle_seconds", "RESILIENCE_SETTLE_SECONDS", ValueKind::kDuration, Bound::kNonNegative},
-    {"call_deadline_seconds", "RESILIENCE_CALL_DEADLINE_SECONDS", ValueKind::kDuration,
-     Bound::kPositive},
-    {"max_in_flight", "RESILIENCE_MAX_IN_FLIGHT", ValueKind::kInteger, Bound::kPositive},
-    {"ledger_capacity", "RESILIENCE_LEDGER_CAPACITY", ValueKind::kInteger, Bound::kPositive},
-    {"max_outage_seconds", "RESILIENCE_MAX_OUTAGE_SECONDS", ValueKind::kDuration,
-     Bound::kNonNegative},
-    {"max_unavailable_seconds", "RESILIENCE_MAX_UNAVAILABLE_SECONDS", ValueKind::kDuration,
-     Bound::kNonNegative},
-    {"max_recovery_seconds", "RESILIENCE_MAX_RECOVERY_SECONDS", ValueKind::kDuration,
-     Bound::kNonNegative},
-    {"verify_concurrency", "RESILIENCE_VERIFY_CONCURRENCY", ValueKind::kInteger, Bound::kPositive},
-    {"timeout_seconds", "RESILIENCE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kPositive},
+    {"rate_per_second", "RESILIENCE_RATE_PER_SECOND", ValueKind::kNumber, Bound::kPositive, false, 0},
+    {"load_seconds", "RESILIENCE_LOAD_SECONDS", ValueKind::kDuration, Bound::kPositive, false, 0},
+    {"settle_seconds", "RESILIENCE_SETTLE_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false, 0},
+    {"call_deadline_seconds", "RESILIENCE_CALL_DEADLINE_SECONDS", ValueKind::kDuration, Bound::kPositive, false,
+     0},
+    {"max_in_flight", "RESILIENCE_MAX_IN_FLIGHT", ValueKind::kInteger, Bound::kPositive, false, 0},
+    {"ledger_capacity", "RESILIENCE_LEDGER_CAPACITY", ValueKind::kInteger, Bound::kPositive, false, 0},
+    {"max_outage_seconds", "RESILIENCE_MAX_OUTAGE_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false, 0},
+    {"max_unavailable_seconds", "RESILIENCE_MAX_UNAVAILABLE_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
+     false, 0},
+    {"max_recovery_seconds", "RESILIENCE_MAX_RECOVERY_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false,
+     0},
+    {"verify_concurrency", "RESILIENCE_VERIFY_CONCURRENCY", ValueKind::kInteger, Bound::kPositive, false, 0},
+    {"timeout_seconds", "RESILIENCE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kPositive, false, 0},
+    {"max_undecided_ratio", "RESILIENCE_MAX_UNDECIDED_RATIO", ValueKind::kNumber, Bound::kRatio, true, 0},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 
