@@ -3,8 +3,11 @@
 // the alert chain (real Prometheus and Alertmanager) fires, reaches the test receiver, opens an
 // incident and resolves it after the reset, while nothing reaches the production receiver.
 //
-// The run fails only when the attack could not run (pre-flight), did not finish, or the alert
-// chain misbehaved. The overload stage's success ratio is reported, not gated.
+// The run fails when the attack could not run (pre-flight), did not finish, a gate it printed is red,
+// or the alert chain misbehaved. Every PASS/FAIL line the run prints is asserted (Judge): the guards
+// (traffic served, shedding, the generator held its schedule) and the availability budgets of the
+// manifest, which are loose on purpose (the overload stage fails by design). The overload stage's
+// success ratio is reported (stage report), not gated.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -120,6 +123,9 @@ class StagesSuite : public fixtures::ResilienceScenario {
     fixtures::ScenarioOutcome outcome = RunAndReport(target, faults, &started);
     ASSERT_TRUE(started);
     ASSERT_FALSE(outcome.interrupted) << "the attack did not finish";
+    // RunAndReport printed every gate as PASS/FAIL; none of them goes unjudged. The verdict scenarios'
+    // seeded defects are in the alert chain, so their gates must be green too.
+    Judge(outcome);
 
     // After the reset, wait (bounded) for the chain to resolve, then judge it.
     const auto resolve_until = Clock::now() + Ms(resolve_timeout);
