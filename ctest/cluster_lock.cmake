@@ -16,10 +16,14 @@ function(aftershock_add_cluster_lock_check)
   add_test(NAME ctest.cluster-lock-on-every-cluster-test
     COMMAND ${CMAKE_COMMAND} -D "BUILD_DIR=${PROJECT_BINARY_DIR}" -D "LOCK=${AFTERSHOCK_CLUSTER_LOCK}"
             -D "NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES}" -D REQUIRE_SCENARIOS=ON -P "${check}")
-  # The check itself goes red on a test tree where a cluster test, a scenario and a named test lack it.
+  # The check itself goes red on a test tree where a cluster test, a scenario and a named test lack it
+  # (copied into the build tree: ctest writes Testing/ beside the CTestTestfile it reads).
+  set(testdata "${PROJECT_BINARY_DIR}/ctest-testdata/missing-lock")
+  configure_file("${PROJECT_SOURCE_DIR}/ctest/testdata/missing-lock/CTestTestfile.cmake" "${testdata}/CTestTestfile.cmake"
+                 COPYONLY)
   add_test(NAME ctest.cluster-lock-check-rejects-a-missing-lock
     COMMAND ${CMAKE_COMMAND}
-      -D "COMMAND=${CMAKE_COMMAND};-D;BUILD_DIR=${PROJECT_SOURCE_DIR}/ctest/testdata/missing-lock;-D;LOCK=${AFTERSHOCK_CLUSTER_LOCK};-D;NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES};-P;${check}"
+      -D "COMMAND=${CMAKE_COMMAND};-D;BUILD_DIR=${testdata};-D;LOCK=${AFTERSHOCK_CLUSTER_LOCK};-D;NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES};-P;${check}"
       -D "EXPECT_OUTPUT=3 test\\(s\\) lack RESOURCE_LOCK aftershock-cluster:.*pr\\.no-lock .*other_cluster_test .*alerting\\.AlertingStackIntegration\\.Chain "
       -P "${PROJECT_SOURCE_DIR}/ctest/expect_failure.cmake")
   set_tests_properties(ctest.cluster-lock-on-every-cluster-test ctest.cluster-lock-check-rejects-a-missing-lock
