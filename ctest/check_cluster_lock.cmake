@@ -1,11 +1,22 @@
 # cmake -D BUILD_DIR=<dir> -D LOCK=<name> [-D NAMES=<regex>] [-D REQUIRE_SCENARIOS=ON] -P check_cluster_lock.cmake
 # Fails naming every test of BUILD_DIR (from `ctest --show-only=json-v1`, read-only) that is labelled
 # cluster or resilience, or whose name matches NAMES, and lacks RESOURCE_LOCK LOCK (ctest/cluster_lock.cmake).
+# BUILD_DIR must be absolute.
 # REQUIRE_SCENARIOS: also fail when no real scenario test is registered (the suites are not built yet,
 # so the check would have nothing to look at).
 cmake_minimum_required(VERSION 3.25)
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${BUILD_DIR}" --show-only=json-v1
+# ctest -N still writes Testing/Temporary/LastTest.log in the directory it is given, which a running
+# ctest on BUILD_DIR is writing too: read BUILD_DIR through a scratch directory that only adds it.
+set(tmp "$ENV{TMPDIR}")
+if(NOT tmp)
+  set(tmp "/tmp")
+endif()
+string(RANDOM LENGTH 12 suffix)
+set(proxy "${tmp}/aftershock-lock-check-${suffix}")
+file(WRITE "${proxy}/CTestTestfile.cmake" "subdirs([==[${BUILD_DIR}]==])\n")
+execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${proxy}" --show-only=json-v1
                 RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+file(REMOVE_RECURSE "${proxy}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ctest --show-only=json-v1 in ${BUILD_DIR} failed (exit ${rc}): ${err}")
 endif()
