@@ -5,8 +5,9 @@
 #    and a plain test run skips them;
 #  - once per label set: after every build the binary writes a CTest include file with one test
 #    per (set, scenario) it contains, run with --gtest_also_run_disabled_tests, labelled
-#    "resilience;<set>", with the scenario's timeout, the set's environment, a resource lock on the
-#    cluster and gtest XML output (see fixtures/list_ctest.h). A test-include file is used because
+#    "resilience;<set>", with the scenario's timeout, the set's environment and gtest XML output
+#    (see fixtures/list_ctest.h); the include file below adds the cluster resource lock
+#    (AFTERSHOCK_CLUSTER_LOCK, ctest/cluster_lock.cmake). A test-include file is used because
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
 #  - CLUSTER: every scenario requires the CTest fixture that brings the embedded local cluster up
@@ -32,14 +33,15 @@ function(aftershock_add_suite target)
       COMMENT "Registering ${target} scenarios of set ${set}")
     add_custom_target(${target}_${set}_ctest ALL DEPENDS "${generated}")
     set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${set}.include.cmake")
-    set(requires "")
-    if(ARG_CLUSTER)
-      set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES FIXTURES_REQUIRED aftershock_cluster)\n  endif()\n")
+    set(requires "FIXTURES_REQUIRED aftershock_cluster ")
+    if(NOT ARG_CLUSTER)
+      set(requires "")
     endif()
+    set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n  endif()\n")
     file(WRITE "${include_file}"
       "set(AFTERSHOCK_SCENARIO_TESTS)\nif(EXISTS \"${generated}\")\n  include(\"${generated}\")\n${requires}else()\n"
       "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"build ${target} first\")\n"
-      "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE)\n"
+      "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n"
       "endif()\n")
     set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 
@@ -66,7 +68,7 @@ function(aftershock_add_cluster_fixture)
                      -D "MARKER=${marker}" -P "${PROJECT_SOURCE_DIR}/ctest/cluster_fixture.cmake")
   endforeach()
   set_tests_properties(aftershock_cluster.up PROPERTIES FIXTURES_SETUP aftershock_cluster LABELS resilience
-                       TIMEOUT 300 RESOURCE_LOCK aftershock-cluster)
+                       TIMEOUT 300 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
   set_tests_properties(aftershock_cluster.down PROPERTIES FIXTURES_CLEANUP aftershock_cluster LABELS resilience
-                       TIMEOUT 120 RESOURCE_LOCK aftershock-cluster)
+                       TIMEOUT 120 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
 endfunction()

@@ -16,6 +16,8 @@ packages=(
   # peers for benchmarks
   nghttp2-client wrk
   procps iproute2
+  # tools/check-workflows (a ctest test of the CI workflows)
+  python3 python3-yaml
 )
 
 missing=()

@@ -125,6 +125,15 @@ TEST_F(GuardProbe, UnknownFlagExitsTwoNamingIt) {  // (e)
   EXPECT_THAT(r.out, Not(HasSubstr("[==========]")));  // nothing ran
 }
 
+TEST_F(GuardProbe, MistypedGtestFlagExitsTwoNamingItInsteadOfHelpAndZero) {
+  const ProcessResult r = Run({"--gtest_filtr=x"});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("aftershock: unknown GoogleTest flag --gtest_filtr (did you mean --gtest_filter?)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("[==========]")));  // nothing ran
+  EXPECT_THAT(r.out, Not(HasSubstr("This program contains tests written using Google Test")));  // no help
+}
+
 TEST_F(GuardProbe, BadEnvironmentValueExitsTwo) {
   const ProcessResult r = Run({"--gtest_filter=*NormalTest*"}, {"AFTERSHOCK_PROGRESS_SECONDS=soon"});
   ASSERT_TRUE(r.exited);

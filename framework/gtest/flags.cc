@@ -1,7 +1,10 @@
 #include "framework/gtest/flags.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string_view>
 #include <system_error>
 
@@ -90,7 +93,147 @@ bool LooksLikeAftershockFlag(std::string_view arg) {
   return arg.starts_with("--aftershock") || arg.starts_with("-aftershock");
 }
 
+// googletest 1.12's flags as its ParseGoogleTestFlagsOnlyImpl parses them (gtest.cc,
+// ParseGoogleTestFlag and the flagfile flag); show_internal_stack_frames and
+// install_failure_signal_handler are defined there but not parsed, so they are not here.
+enum class GtestKind { kBool, kString, kInt32 };
+struct GtestFlag {
+  std::string_view name;  // after "--gtest_"
+  GtestKind kind;
+};
+constexpr GtestFlag kGtestFlags[] = {
+    {"also_run_disabled_tests", GtestKind::kBool},
+    {"break_on_failure", GtestKind::kBool},
+    {"catch_exceptions", GtestKind::kBool},
+    {"color", GtestKind::kString},
+    {"death_test_style", GtestKind::kString},
+    {"death_test_use_fork", GtestKind::kBool},
+    {"fail_fast", GtestKind::kBool},
+    {"filter", GtestKind::kString},
+    {"flagfile", GtestKind::kString},
+    {"list_tests", GtestKind::kBool},
+    {"output", GtestKind::kString},
+    {"brief", GtestKind::kBool},
+    {"print_time", GtestKind::kBool},
+    {"print_utf8", GtestKind::kBool},
+    {"random_seed", GtestKind::kInt32},
+    {"repeat", GtestKind::kInt32},
+    {"recreate_environments_when_repeating", GtestKind::kBool},
+    {"shuffle", GtestKind::kBool},
+    {"stack_trace_depth", GtestKind::kInt32},
+    {"stream_result_to", GtestKind::kString},
+    {"throw_on_failure", GtestKind::kBool},
+};
+
+const GtestFlag* FindGtestFlag(std::string_view name) {
+  for (const GtestFlag& flag : kGtestFlags) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean --gtest_filter?)" when a known flag is close, else "".
+std::string NearestGtestFlag(std::string_view name) {
+  const GtestFlag* best = nullptr;
+  std::size_t best_distance = 0;
+  for (const GtestFlag& flag : kGtestFlags) {
+    // A cut-short name ("also_run_disabled") is as near as a one-letter typo.
+    const bool prefix = name.size() >= 3 && flag.name.starts_with(name);
+    const std::size_t d = prefix ? 1 : EditDistance(name, flag.name);
+    if (best == nullptr || d < best_distance) {
+      best = &flag;
+      best_distance = d;
+    }
+  }
+  if (best == nullptr || best_distance > std::max<std::size_t>(2, name.size() / 3)) return "";
+  return " (did you mean --gtest_" + std::string(best->name) + "?)";
+}
+
+// googletest's ParseInt32: a whole decimal number in int32 range.
+bool IsInt32(std::string_view v) {
+  std::int32_t n = 0;
+  const char* end = v.data() + v.size();
+  const auto [ptr, ec] = std::from_chars(v.data(), end, n);
+  return !v.empty() && ec == std::errc() && ptr == end;
+}
+
+constexpr char kGtestNote[] = " (GoogleTest would print its help and exit 0, running nothing)";
+
 }  // namespace
+
+// googletest reads every non-empty line of a flag file as one --gtest_* flag (not another flagfile)
+// and prints its help for any other line. An unreadable file is left to googletest (it aborts).
+static void CheckGtestFlagFile(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  for (int number = 1; in && std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    const std::string where = " in --gtest_flagfile=" + path + " line " + std::to_string(number);
+    if (!line.starts_with("--gtest_") || line.starts_with("--gtest_flagfile")) {
+      throw FlagError("'" + line + "'" + where + " is not a --gtest_* flag" + kGtestNote);
+    }
+    try {
+      CheckGtestFlags({"", line});
+    } catch (const FlagError& e) {
+      throw FlagError(e.what() + where);
+    }
+  }
+}
+
+void CheckGtestFlags(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string_view arg(args[i]);
+    if (arg == "--gtest_help" || arg == "-gtest_help") continue;  // main prints the help
+    std::string_view rest = arg;
+    std::string_view dashes;
+    for (std::string_view prefix : {"--", "-", "/"}) {
+      if (rest.starts_with(prefix)) {
+        dashes = prefix;
+        rest.remove_prefix(prefix.size());
+        break;
+      }
+    }
+    if (dashes.empty() || rest.starts_with("gtest_internal_")) continue;
+    if (!rest.starts_with("gtest_") && !rest.starts_with("gtest-")) continue;
+    const std::size_t eq = rest.find('=');
+    const std::string_view name = rest.substr(6, eq == std::string_view::npos ? std::string_view::npos : eq - 6);
+    const std::string flag_text(arg.substr(0, dashes.size() + 6 + name.size()));
+    const GtestFlag* flag = FindGtestFlag(name);
+    if (flag == nullptr) {
+      throw FlagError("unknown GoogleTest flag " + flag_text + NearestGtestFlag(name) + kGtestNote);
+    }
+    if (dashes != "--" || rest[5] != '_') {
+      throw FlagError("GoogleTest flag " + std::string(arg) + " must be spelled --gtest_" + std::string(name) +
+                      (eq == std::string_view::npos ? "" : std::string(rest.substr(eq))) + kGtestNote);
+    }
+    if (eq == std::string_view::npos) {
+      if (flag->kind == GtestKind::kBool) continue;
+      throw FlagError("GoogleTest flag " + flag_text + " needs its value after '=': " + flag_text +
+                      "=VALUE (a separate argument is not read)" + kGtestNote);
+    }
+    const std::string_view value = rest.substr(eq + 1);
+    if (flag->kind == GtestKind::kInt32 && !IsInt32(value)) {
+      throw FlagError("bad value '" + std::string(value) + "' for " + flag_text + ": expected a whole number" +
+                      kGtestNote);
+    }
+    if (flag->name == "flagfile") CheckGtestFlagFile(std::string(value));
+  }
+}
 
 Flags ParseFlags(std::vector<std::string>& args, const GetEnvFn& getenv) {
   Flags flags;

@@ -15,6 +15,12 @@
 //     const char* v = std::getenv(n); return v ? std::optional<std::string>(v) : std::nullopt; });
 //   // throws FlagError("unknown flag --aftershock_sett (known: --aftershock_set, ...)")
 //
+// GoogleTest 1.12 prints its help and exits 0, having run nothing, for a --gtest_* flag it does not
+// know; CheckGtestFlags turns that into an error naming the flag:
+//
+//   CheckGtestFlags({"suite", "--gtest_filtr=x"});
+//   // throws FlagError("unknown GoogleTest flag --gtest_filtr (did you mean --gtest_filter?) ...")
+//
 // Fixtures read the flags of the running binary with CurrentFlags().
 #ifndef AFTERSHOCK_FRAMEWORK_GTEST_FLAGS_H_
 #define AFTERSHOCK_FRAMEWORK_GTEST_FLAGS_H_
@@ -49,6 +55,16 @@ using GetEnvFn = std::function<std::optional<std::string>(const char*)>;
 // Parses and removes every "--aftershock_*" element of `args` (argv[0] included is fine: it is
 // never a flag). Values come as "--aftershock_x=VALUE" only, as with --gtest_* flags.
 Flags ParseFlags(std::vector<std::string>& args, const GetEnvFn& getenv);
+
+// Checks what GoogleTest 1.12 would take for one of its flags (an argument starting with "--", "-"
+// or "/" then "gtest_" or "gtest-", except "gtest_internal_*") but not parse, which would make it print
+// its help and exit 0 having run nothing. Accepted, as googletest 1.12's parser does: exactly
+// "--gtest_NAME=VALUE" for its string and integer flags, "--gtest_NAME" or "--gtest_NAME=VALUE" for its
+// bool flags, and the help requests --gtest_help / -gtest_help (main prints the help). Anything else
+// throws FlagError naming the argument: an unknown name (with the nearest known one), a value given
+// as a separate argument or not at all, a non-integer value of --gtest_repeat, --gtest_random_seed or
+// --gtest_stack_trace_depth, one dash, "/" or "gtest-". args[0] (the program) is not checked.
+void CheckGtestFlags(const std::vector<std::string>& args);
 
 // GetEnvFn reading the real process environment.
 std::optional<std::string> ProcessGetEnv(const char* name);

@@ -1,5 +1,7 @@
 #include "framework/gtest/flags.h"
 
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,8 +13,10 @@
 namespace aftershock::gtest_integration {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 GetEnvFn FakeEnv(std::map<std::string, std::string> vars) {
   return [vars = std::move(vars)](const char* name) -> std::optional<std::string> {
@@ -203,6 +207,88 @@ TEST(Flags, HelpMentionsEveryFlag) {
                            "--aftershock_progress_seconds=N", "--aftershock_list_ctest=PATH"}) {
     EXPECT_THAT(help, HasSubstr(flag));
   }
+}
+
+// --- GoogleTest's own flags (googletest 1.12 would print its help and exit 0) ----------------------
+
+std::string GtestFlagError(std::vector<std::string> args) {
+  args.insert(args.begin(), "suite");
+  try {
+    CheckGtestFlags(args);
+  } catch (const FlagError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(GtestFlags, EveryFormGoogletestParsesPasses) {
+  EXPECT_EQ(GtestFlagError({"--gtest_filter=*X*", "--gtest_also_run_disabled_tests", "--gtest_brief=1",
+                            "--gtest_repeat=-1", "--gtest_random_seed=42", "--gtest_output=xml:a.xml",
+                            "--gtest_color=no", "--gtest_list_tests", "--gtest_shuffle=false",
+                            "--gtest_stack_trace_depth=0", "--gtest_fail_fast", "--gtest_death_test_style=fast",
+                            "--gtest_internal_run_death_test=x", "--gtest_internal_anything"}),
+            "<no error>");
+  // Not flags of GoogleTest at all, or the help main prints.
+  EXPECT_EQ(GtestFlagError({"positional", "-x", "--other", "/tmp/gtest_data", "--gtest_help", "-gtest_help"}),
+            "<no error>");
+  // argv[0] is never a flag.
+  EXPECT_NO_THROW(CheckGtestFlags({"--gtest_filtr=x"}));
+}
+
+TEST(GtestFlags, UnknownNameIsNamedWithTheNearestKnownOne) {
+  EXPECT_THAT(GtestFlagError({"--gtest_filtr=x"}),
+              AllOf(HasSubstr("unknown GoogleTest flag --gtest_filtr (did you mean --gtest_filter?)"),
+                    HasSubstr("GoogleTest would print its help and exit 0")));
+  EXPECT_THAT(GtestFlagError({"--gtest_also_run_disabled"}),
+              HasSubstr("unknown GoogleTest flag --gtest_also_run_disabled (did you mean "
+                        "--gtest_also_run_disabled_tests?)"));
+  EXPECT_THAT(GtestFlagError({"--gtest_zzz"}), AllOf(HasSubstr("unknown GoogleTest flag --gtest_zzz"),
+                                                      Not(HasSubstr("did you mean"))));
+  // Defined by googletest 1.12 but not parsed by it: help and exit 0 as well.
+  EXPECT_THAT(GtestFlagError({"--gtest_show_internal_stack_frames"}),
+              HasSubstr("unknown GoogleTest flag --gtest_show_internal_stack_frames"));
+}
+
+TEST(GtestFlags, OtherSpellingsGoogletestDoesNotParseAreRefused) {
+  EXPECT_THAT(GtestFlagError({"-gtest_filter=x"}),
+              HasSubstr("GoogleTest flag -gtest_filter=x must be spelled --gtest_filter=x"));
+  EXPECT_THAT(GtestFlagError({"/gtest_filter=x"}),
+              HasSubstr("GoogleTest flag /gtest_filter=x must be spelled --gtest_filter=x"));
+  EXPECT_THAT(GtestFlagError({"--gtest-filter=x"}),
+              HasSubstr("GoogleTest flag --gtest-filter=x must be spelled --gtest_filter=x"));
+  EXPECT_THAT(GtestFlagError({"-gtest_brief"}), HasSubstr("must be spelled --gtest_brief"));
+}
+
+TEST(GtestFlags, ValueMustFollowTheEqualsSign) {
+  EXPECT_THAT(GtestFlagError({"--gtest_filter", "*X*"}),
+              HasSubstr("GoogleTest flag --gtest_filter needs its value after '=': --gtest_filter=VALUE"));
+  EXPECT_THAT(GtestFlagError({"--gtest_repeat"}), HasSubstr("--gtest_repeat needs its value after '='"));
+  EXPECT_THAT(GtestFlagError({"--gtest_repeat=twice"}),
+              HasSubstr("bad value 'twice' for --gtest_repeat: expected a whole number"));
+  EXPECT_THAT(GtestFlagError({"--gtest_random_seed=99999999999"}), HasSubstr("bad value '99999999999'"));
+  EXPECT_THAT(GtestFlagError({"--gtest_random_seed="}), HasSubstr("bad value ''"));
+}
+
+TEST(GtestFlags, FlagFileLinesAreCheckedToo) {
+  const std::string path = ::testing::TempDir() + "/aftershock_flags_test_flagfile";
+  {
+    std::ofstream f(path);
+    f << "--gtest_filter=*X*\n\n--gtest_brief\n--gtest_filtr=y\n";
+  }
+  EXPECT_THAT(GtestFlagError({"--gtest_flagfile=" + path}),
+              AllOf(HasSubstr("unknown GoogleTest flag --gtest_filtr"),
+                    HasSubstr("in --gtest_flagfile=" + path + " line 4")));
+  {
+    std::ofstream f(path);
+    f << "--gtest_filter=*X*\n";
+  }
+  EXPECT_EQ(GtestFlagError({"--gtest_flagfile=" + path}), "<no error>");
+  {
+    std::ofstream f(path);
+    f << "positional\n";
+  }
+  EXPECT_THAT(GtestFlagError({"--gtest_flagfile=" + path}), HasSubstr("'positional' in --gtest_flagfile="));
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // GTest::gtest_main): parses the aftershock flags, initialises GoogleTest, installs the timeline
 // listener, the empty-run guard (for a resilience selection) and the interrupt handlers, and runs
 // the tests; or, with --aftershock_list_ctest, describes the scenarios for CTest instead.
-// Exit codes: 0 all passed, 1 a failure (or an empty resilience selection), 2 bad aftershock flags.
+// Exit codes: 0 all passed, 1 a failure (or an empty resilience selection), 2 bad aftershock flags
+// or a --gtest_* flag GoogleTest would not parse (it would print its help and exit 0).
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   ag::Flags flags;
   try {
     flags = ag::ParseFlags(args, &ag::ProcessGetEnv);
+    ag::CheckGtestFlags(args);  // googletest 1.12 would print its help and exit 0 on a typo
   } catch (const ag::FlagError& e) {
     std::fprintf(stderr, "aftershock: %s\n", e.what());
     return 2;

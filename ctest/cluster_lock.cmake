@@ -1,0 +1,31 @@
+# The one CTest resource lock of everything that starts the embedded local cluster (aftershock-cluster,
+# PatroniCluster) or a Prometheus + Alertmanager stack: scenario tests, the cluster fixtures, cluster
+# integration tests. `ctest -j2` then never runs two of them side by side (ports, CPU, the shared state).
+#
+#   set_tests_properties(my_cluster_test PROPERTIES LABELS cluster RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+#   gtest_discover_tests(x PROPERTIES LABELS cluster RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+#
+# aftershock_add_cluster_lock_check() registers the test that fails when a test labelled cluster or
+# resilience, or one named by AFTERSHOCK_CLUSTER_LOCK_NAMES, lacks the lock (ctest/check_cluster_lock.cmake).
+set(AFTERSHOCK_CLUSTER_LOCK aftershock-cluster)
+# Tests that start a Prometheus + Alertmanager stack without the cluster label (a regex on test names).
+set(AFTERSHOCK_CLUSTER_LOCK_NAMES "^alerting\\.AlertingStackIntegration\\.")
+
+function(aftershock_add_cluster_lock_check)
+  set(check "${PROJECT_SOURCE_DIR}/ctest/check_cluster_lock.cmake")
+  add_test(NAME ctest.cluster-lock-on-every-cluster-test
+    COMMAND ${CMAKE_COMMAND} -D "BUILD_DIR=${PROJECT_BINARY_DIR}" -D "LOCK=${AFTERSHOCK_CLUSTER_LOCK}"
+            -D "NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES}" -D REQUIRE_SCENARIOS=ON -P "${check}")
+  # The check itself goes red on a test tree where a cluster test, a scenario and a named test lack it
+  # (copied into the build tree: ctest writes Testing/ beside the CTestTestfile it reads).
+  set(testdata "${PROJECT_BINARY_DIR}/ctest-testdata/missing-lock")
+  configure_file("${PROJECT_SOURCE_DIR}/ctest/testdata/missing-lock/CTestTestfile.cmake" "${testdata}/CTestTestfile.cmake"
+                 COPYONLY)
+  add_test(NAME ctest.cluster-lock-check-rejects-a-missing-lock
+    COMMAND ${CMAKE_COMMAND}
+      -D "COMMAND=${CMAKE_COMMAND};-D;BUILD_DIR=${testdata};-D;LOCK=${AFTERSHOCK_CLUSTER_LOCK};-D;NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES};-P;${check}"
+      -D "EXPECT_OUTPUT=3 test\\(s\\) lack RESOURCE_LOCK aftershock-cluster:.*pr\\.no-lock .*other_cluster_test .*alerting\\.AlertingStackIntegration\\.Chain "
+      -P "${PROJECT_SOURCE_DIR}/ctest/expect_failure.cmake")
+  set_tests_properties(ctest.cluster-lock-on-every-cluster-test ctest.cluster-lock-check-rejects-a-missing-lock
+    PROPERTIES LABELS unit TIMEOUT 120)
+endfunction()

@@ -1,0 +1,12 @@
+# check_cluster_lock.cmake test data: a scenario, a cluster test and an alert-stack test without the
+# lock (all three must be named), beside tests that are fine.
+add_test(pr.no-lock /bin/true)
+set_tests_properties(pr.no-lock PROPERTIES LABELS "resilience;pr")
+add_test(pr.locked /bin/true)
+set_tests_properties(pr.locked PROPERTIES LABELS "resilience;pr" RESOURCE_LOCK aftershock-cluster)
+add_test(other_cluster_test /bin/true)
+set_tests_properties(other_cluster_test PROPERTIES LABELS cluster RESOURCE_LOCK aftershock_local_cluster)
+add_test(alerting.AlertingStackIntegration.Chain /bin/true)
+set_tests_properties(alerting.AlertingStackIntegration.Chain PROPERTIES LABELS integration)
+add_test(plain_unit_test /bin/true)
+set_tests_properties(plain_unit_test PROPERTIES LABELS unit)
