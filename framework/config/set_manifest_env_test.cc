@@ -46,7 +46,8 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
                                                       {"RESILIENCE_MAX_UNAVAILABLE_SECONDS", "18"},
                                                       {"RESILIENCE_MAX_RECOVERY_SECONDS", "19"},
                                                       {"RESILIENCE_VERIFY_CONCURRENCY", "20"},
-                                                      {"RESILIENCE_TIMEOUT_SECONDS", "31"}})
+                                                      {"RESILIENCE_TIMEOUT_SECONDS", "31"},
+                                                      {"RESILIENCE_MAX_GAP_SECONDS", "21"}})
                               .scenarios[0];
   EXPECT_EQ(c.rate_per_second, 11);
   EXPECT_EQ(c.load_seconds, 12);
@@ -59,6 +60,13 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
   EXPECT_EQ(c.max_recovery_seconds, 19);
   EXPECT_EQ(c.verify_concurrency, 20);
   EXPECT_EQ(c.timeout_seconds, 31);
+  EXPECT_EQ(c.max_gap_seconds, 21);
+}
+
+TEST(SetManifestEnvTest, GapBudgetFollowsTheOutageVariableWhenSetNowhere) {
+  EXPECT_EQ(Parse(Manifest(kBaseline), {{"RESILIENCE_MAX_OUTAGE_SECONDS", "17"}}).scenarios[0].max_gap_seconds, 17);
+  EXPECT_EQ(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_MAX_GAP_SECONDS", "-2"}})),
+            "RESILIENCE_MAX_GAP_SECONDS='-2': must be >= 0");
 }
 
 TEST(SetManifestEnvTest, EnvironmentCanSupplyAKnobMissingFromTheManifest) {

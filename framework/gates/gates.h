@@ -5,8 +5,11 @@
 //   traffic-served          some second had a success (a run that served nothing proves nothing)
 //   ledger-not-empty        promises were acknowledged and verification checked some (when required)
 //   p1-longest-outage       longest run of seconds with offered load and no success <= budget
+//   p1-longest-gap          longest time between consecutive successful completions (ms, including
+//                           the edges of offered load) <= max_gap_seconds
 //   p1-unavailable-seconds  failure-equivalent seconds (sum of (failed + shed) / offered) <= budget
-//   time-to-recover         after each fault, seconds until success is stable again <= budget
+//   time-to-recover         after each fault round, ms until success is stable again <= budget, from
+//                           the revert and, for a recovery inside the fault window, from the apply
 //   p2-promise-stability    no acknowledged promise changed on re-issue (zero tolerance)
 //   p3-reverse-lookup       no acknowledged promise lost or pointing at another key (zero tolerance)
 //   shed-outweighs-failures shedding at the in-flight ceiling did not dominate the failures
@@ -37,6 +40,7 @@ namespace aftershock::gates {
 inline constexpr std::string_view kTrafficServed = "traffic-served";
 inline constexpr std::string_view kLedgerNotEmpty = "ledger-not-empty";
 inline constexpr std::string_view kLongestOutage = "p1-longest-outage";
+inline constexpr std::string_view kLongestGap = "p1-longest-gap";
 inline constexpr std::string_view kUnavailableSeconds = "p1-unavailable-seconds";
 inline constexpr std::string_view kTimeToRecover = "time-to-recover";
 inline constexpr std::string_view kPromiseStability = "p2-promise-stability";
@@ -49,7 +53,7 @@ struct GateInputs {
   const metrics::GeneratorHealth* health = nullptr;  // null fails generator-limited (not measured)
   const ledger::VerificationReport* verification = nullptr;  // null: a scenario without promises
   std::uint64_t ledger_acknowledged = 0;
-  std::vector<FaultWindow> faults;
+  std::vector<FaultWindow> faults;  // in time order: round 1, 2, ... of the time-to-recover figures
   GateBudgets budgets;
   bool require_promises = true;  // false: ledger-not-empty, P2 and P3 pass as "not applicable"
 };

@@ -31,6 +31,7 @@ enum KnobIndex : std::size_t {
   kMaxInFlight,
   kLedgerCapacity,
   kMaxOutageSeconds,
+  kMaxGapSeconds,  // optional: when set nowhere, it takes max_outage_seconds (see set_manifest.h)
   kMaxUnavailableSeconds,
   kMaxRecoverySeconds,
   kVerifyConcurrency,
@@ -47,6 +48,7 @@ inline constexpr KnobSpec kKnobs[] = {
     {"ledger_capacity", "RESILIENCE_LEDGER_CAPACITY", ValueKind::kInteger, Bound::kPositive},
     {"max_outage_seconds", "RESILIENCE_MAX_OUTAGE_SECONDS", ValueKind::kDuration,
      Bound::kNonNegative},
+    {"max_gap_seconds", "RESILIENCE_MAX_GAP_SECONDS", ValueKind::kDuration, Bound::kNonNegative},
     {"max_unavailable_seconds", "RESILIENCE_MAX_UNAVAILABLE_SECONDS", ValueKind::kDuration,
      Bound::kNonNegative},
     {"max_recovery_seconds", "RESILIENCE_MAX_RECOVERY_SECONDS", ValueKind::kDuration,
