@@ -60,15 +60,17 @@ std::vector<FaultSpan> ChaosTimeline::Spans(std::int64_t run_end_second) const {
   std::map<std::string, std::size_t> open;
   for (const ChaosEvent& e : events()) {
     const auto second = static_cast<std::int64_t>(std::floor(e.seconds));
+    const double ms = e.seconds * 1000.0;
     if (e.event == "action") {
-      spans.push_back({e.fault, second, second});
+      spans.push_back({e.fault, second, second, ms, ms});
     } else if (e.event == "apply") {
       open[e.fault] = spans.size();
-      spans.push_back({e.fault, second, run_end_second});
+      spans.push_back({e.fault, second, run_end_second, ms, static_cast<double>(run_end_second) * 1000.0});
     } else if (e.event == "revert") {
       auto it = open.find(e.fault);
       if (it != open.end()) {
         spans[it->second].end_second = second;
+        spans[it->second].revert_ms = ms;
         open.erase(it);
       }
     }

@@ -32,11 +32,14 @@ struct ChaosEvent {
   std::string detail;
 };
 
-// One fault's active span, in whole run seconds [begin, end] (for gates such as time-to-recover).
+// One fault's active span, in whole run seconds [begin, end] and in run-clock milliseconds of its
+// apply and revert (equal for an action), for gates such as time-to-recover.
 struct FaultSpan {
   std::string fault;
   std::int64_t begin_second = 0;
   std::int64_t end_second = 0;
+  double apply_ms = 0;
+  double revert_ms = 0;
 };
 
 class ChaosTimeline {
@@ -51,7 +54,7 @@ class ChaosTimeline {
   void SetListener(std::function<void(const ChaosEvent&)> listener);
   std::vector<ChaosEvent> events() const;
   // Pairs each apply with the next revert of the same fault (an unreverted one ends at
-  // `run_end_second`); an action spans its own second.
+  // `run_end_second`, at its start in ms); an action spans its own second and instant.
   std::vector<FaultSpan> Spans(std::int64_t run_end_second) const;
   std::size_t WriteCsv(std::ostream& out) const;
 

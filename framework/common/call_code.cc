@@ -21,6 +21,8 @@ std::string CallCodeName(CallCode code) {
     case kCodeShed: return "SHED";
     case kCodeTransportError: return "TRANSPORT_ERROR";
     case kCodeContractViolation: return "CONTRACT_VIOLATION";
+    case kCodeGeneratorPoolTimeout: return "GENERATOR_POOL_TIMEOUT";
+    case kCodeGeneratorPoolWaitDeadline: return "GENERATOR_POOL_WAIT_DEADLINE";
     default: return "CODE_" + std::to_string(code);
   }
 }
@@ -32,6 +34,8 @@ std::optional<CallCode> ParseCallCode(std::string_view text) {
   if (text == "SHED") return kCodeShed;
   if (text == "TRANSPORT_ERROR") return kCodeTransportError;
   if (text == "CONTRACT_VIOLATION") return kCodeContractViolation;
+  if (text == "GENERATOR_POOL_TIMEOUT") return kCodeGeneratorPoolTimeout;
+  if (text == "GENERATOR_POOL_WAIT_DEADLINE") return kCodeGeneratorPoolWaitDeadline;
   std::string_view digits = text;
   if (digits.substr(0, 5) == "HTTP_") digits.remove_prefix(5);
   CallCode value = 0;

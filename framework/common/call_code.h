@@ -7,6 +7,7 @@
 //   CallCodeName(14)            -> "UNAVAILABLE"
 //   CallCodeName(503)           -> "HTTP_503"
 //   CallCodeName(kCodeShed)     -> "SHED"
+//   CallCodeName(kCodeGeneratorPoolTimeout) -> "GENERATOR_POOL_TIMEOUT"
 //   ParseCallCode("UNAVAILABLE") -> 14
 #ifndef AFTERSHOCK_FRAMEWORK_COMMON_CALL_CODE_H_
 #define AFTERSHOCK_FRAMEWORK_COMMON_CALL_CODE_H_
@@ -33,6 +34,19 @@ inline constexpr CallCode kCodeShed = -1;
 inline constexpr CallCode kCodeTransportError = -2;
 // The response arrived but broke the workload's contract (e.g. an empty body with 200).
 inline constexpr CallCode kCodeContractViolation = -3;
+// The attempt reached its deadline still waiting for a free connection in the generator's own pool
+// (e.g. HttpWorkload's keep-alive pool): it never reached the service. Generator-side: counted apart
+// from the service's failures, and it makes the run generator-limited.
+inline constexpr CallCode kCodeGeneratorPoolTimeout = -4;
+// The attempt waited for a connection in the generator's own pool, was then sent, and reached its
+// deadline on the wire: the deadline was spent partly in the generator, so the outcome is the
+// generator's (and indeterminate: the request did reach the service).
+inline constexpr CallCode kCodeGeneratorPoolWaitDeadline = -5;
+
+// True for outcomes that are the load generator's, not the service's.
+constexpr bool IsGeneratorSideCode(CallCode code) {
+  return code == kCodeGeneratorPoolTimeout || code == kCodeGeneratorPoolWaitDeadline;
+}
 
 std::string CallCodeName(CallCode code);
 // Accepts gRPC names ("UNAVAILABLE"), "HTTP_503" or a bare integer; nullopt when unrecognised.

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 #include "framework/config/config_error.h"
 #include "framework/config/resilience_environment.h"
 
@@ -45,9 +47,10 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
   EXPECT_EQ(env.Get("AFTERSHOCK_CONFIG_TEST_OTHER"), std::nullopt);
 }
 
-TEST(ResilienceEnvironmentTest, KnownVariablesListsAllFifteen) {
+TEST(ResilienceEnvironmentTest, KnownVariablesListsAllSixteen) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 15u);
+  ASSERT_EQ(known.size(), 16u);
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_GAP_SECONDS"), known.end());
   EXPECT_EQ(known.front(), "RESILIENCE_ARTIFACTS_DIR");
   EXPECT_EQ(known.back(), "RESILIENCE_VERIFY_CONCURRENCY");
 }

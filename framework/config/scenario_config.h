@@ -14,6 +14,7 @@
 #define AFTERSHOCK_FRAMEWORK_CONFIG_SCENARIO_CONFIG_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct ScenarioConfig {
   int max_in_flight = 0;             // >= 1
   std::size_t ledger_capacity = 0;   // >= 1
   double max_outage_seconds = 0;       // >= 0, gate: longest run without success
+  // >= 0, gate: longest gap between successes. A loaded manifest always sets it (to max_outage_seconds
+  // when configured nowhere); unset in a hand-built config, the gates use max_outage_seconds.
+  std::optional<double> max_gap_seconds{};
   double max_unavailable_seconds = 0;  // >= 0, gate: failure-equivalent seconds
   double max_recovery_seconds = 0;     // >= 0, gate: time to recover after a fault
   int verify_concurrency = 0;          // >= 1

@@ -270,6 +270,12 @@ class ManifestParser {
 
     for (std::size_t i = 0; i < kKnobCount; ++i) {
       std::optional<KnobSetting> setting = env_knobs_[i] ? env_knobs_[i] : configured[i];
+      if (!setting && i == kMaxGapSeconds) {
+        // Optional: the gap budget defaults to the outage budget (already resolved: a lower index).
+        static_assert(kMaxOutageSeconds < kMaxGapSeconds);
+        SetKnob(config, i, config.max_outage_seconds);
+        continue;
+      }
       if (!setting && kKnobs[i].has_default) setting = KnobSetting{kKnobs[i].default_value, line};
       if (!setting) {
         Fail(path_, line, "scenario '" + config.name + "' has no value for key '" +

@@ -19,11 +19,13 @@
 //       params: {key: scalar}    optional, read through ScenarioParams
 // Knobs (see ScenarioConfig): rate_per_second (number > 0), load_seconds (duration > 0), settle_seconds
 // (duration >= 0), call_deadline_seconds (duration > 0), max_in_flight, ledger_capacity,
-// verify_concurrency (integers >= 1), max_outage_seconds, max_unavailable_seconds, max_recovery_seconds
-// (durations >= 0), timeout_seconds (duration > 0, must exceed the profile plus settle_seconds).
+// verify_concurrency (integers >= 1), max_outage_seconds, max_gap_seconds, max_unavailable_seconds,
+// max_recovery_seconds (durations >= 0), timeout_seconds (duration > 0, must exceed the profile plus
+// settle_seconds).
 // Every knob must be set for every scenario, by defaults, the scenario or the environment, except that
 // a profiled scenario takes load_seconds from its stages and, when rate_per_second is set nowhere, its
-// rate from the profile's peak. A profiled scenario that sets load_seconds itself must agree with the
+// rate from the profile's peak, and max_gap_seconds, set nowhere, is the scenario's resolved
+// max_outage_seconds. A profiled scenario that sets load_seconds itself must agree with the
 // sum of its stages.
 // Durations: a plain number is seconds; "500ms", "90s", "2m", "1.5m", "1h" carry a unit.
 // Profile stages:

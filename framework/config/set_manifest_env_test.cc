@@ -47,6 +47,7 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
                                                       {"RESILIENCE_MAX_RECOVERY_SECONDS", "19"},
                                                       {"RESILIENCE_VERIFY_CONCURRENCY", "20"},
                                                       {"RESILIENCE_TIMEOUT_SECONDS", "31"},
+                                                      {"RESILIENCE_MAX_GAP_SECONDS", "21"},
                                                       {"RESILIENCE_MAX_UNDECIDED_RATIO", "0.25"}})
                               .scenarios[0];
   EXPECT_EQ(c.rate_per_second, 11);
@@ -61,6 +62,13 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
   EXPECT_EQ(c.verify_concurrency, 20);
   EXPECT_EQ(c.timeout_seconds, 31);
   EXPECT_EQ(c.max_undecided_ratio, 0.25);
+  EXPECT_EQ(c.max_gap_seconds, 21);
+}
+
+TEST(SetManifestEnvTest, GapBudgetFollowsTheOutageVariableWhenSetNowhere) {
+  EXPECT_EQ(Parse(Manifest(kBaseline), {{"RESILIENCE_MAX_OUTAGE_SECONDS", "17"}}).scenarios[0].max_gap_seconds, 17);
+  EXPECT_EQ(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_MAX_GAP_SECONDS", "-2"}})),
+            "RESILIENCE_MAX_GAP_SECONDS='-2': must be >= 0");
 }
 
 TEST(SetManifestEnvTest, EnvironmentCanSupplyAKnobMissingFromTheManifest) {

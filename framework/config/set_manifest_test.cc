@@ -37,6 +37,7 @@ TEST(SetManifestTest, ParsesDefaultsIntoEveryField) {
   EXPECT_EQ(c.max_in_flight, 500);
   EXPECT_EQ(c.ledger_capacity, 1000u);
   EXPECT_EQ(c.max_outage_seconds, 5);
+  EXPECT_EQ(c.max_gap_seconds, 5);  // set nowhere: the outage budget
   EXPECT_EQ(c.max_unavailable_seconds, 8);
   EXPECT_EQ(c.max_recovery_seconds, 9);
   EXPECT_EQ(c.verify_concurrency, 4);
@@ -238,6 +239,32 @@ TEST(SetManifestTest, UndecidedRatioDefaultsToZeroAndIsValidated) {
             0.01);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 2\n")),
             "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be between 0 and 1");
+}
+
+TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValidated) {
+  // Under defaults, per scenario (a duration), and the scenario's own outage budget as the default.
+  const std::string yaml = Replaced(Manifest(std::string(kBaseline) + R"(  - name: own-gap
+    test: PrSuite.DISABLED_OwnGap
+    max_gap_seconds: 1500ms
+  - name: own-outage
+    test: PrSuite.DISABLED_OwnOutage
+    max_outage_seconds: 12
+)"), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: 2.5\n");
+  const SetManifest set = Parse(yaml);
+  ASSERT_EQ(set.scenarios.size(), 3u);
+  EXPECT_EQ(set.scenarios[0].max_gap_seconds, 2.5);
+  EXPECT_EQ(set.scenarios[1].max_gap_seconds, 1.5);
+  EXPECT_EQ(set.scenarios[2].max_gap_seconds, 2.5);  // the defaults' gap beats the outage fallback
+  const SetManifest fallback = Parse(Manifest(std::string(kBaseline) + R"(  - name: own-outage
+    test: PrSuite.DISABLED_OwnOutage
+    max_outage_seconds: 12
+)"));
+  EXPECT_EQ(fallback.scenarios[1].max_gap_seconds, 12);  // the scenario's resolved outage budget
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: -1\n")),
+            "manifests/sets/pr.yaml:10: key 'max_gap_seconds': '-1' must be >= 0");
+  EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: soon\n")),
+            "manifests/sets/pr.yaml:10: key 'max_gap_seconds': 'soon' is not a duration (expected a number of "
+            "seconds or a value like 90s, 2m, 500ms)");
 }
 
 TEST(SetManifestTest, KnobSetNowhereIsAnError) {

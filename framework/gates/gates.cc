@@ -1,5 +1,6 @@
 #include "framework/gates/gates.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "framework/gates/internal/format_number.h"
@@ -144,6 +145,21 @@ GateResult LongestOutageGate(const metrics::LoadTimeline& timeline, const GateBu
   return r;
 }
 
+double GapBudgetSeconds(const GateBudgets& budgets) {
+  return budgets.max_gap_seconds ? *budgets.max_gap_seconds : budgets.max_outage_seconds;
+}
+
+GateResult LongestGapGate(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
+  const SuccessGap g = LongestSuccessGap(timeline);
+  const double budget = GapBudgetSeconds(budgets);
+  GateResult r{std::string(kLongestGap), g.ms <= budget * 1000.0, "",
+               {{"p1_longest_gap_ms", g.ms}, {"p1_longest_gap_start_ms", g.start_ms}, {"max_gap_seconds", budget}}};
+  r.message = FormatNumber(g.ms / 1000.0) + " s between successes";
+  if (g.start_ms >= 0) r.message += " from " + FormatNumber(g.start_ms / 1000.0) + " s";
+  r.message += " (budget " + FormatNumber(budget) + " s)";
+  return r;
+}
+
 GateResult UnavailableGate(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
   const double u = UnavailableSeconds(timeline);
   GateResult r{std::string(kUnavailableSeconds), u <= budgets.max_unavailable_seconds, "",
@@ -153,6 +169,24 @@ GateResult UnavailableGate(const metrics::LoadTimeline& timeline, const GateBudg
   return r;
 }
 
+// Adds <prefix>_round_<n> for every round and <prefix>_min / _max over them (-1: did not recover;
+// _max is -1 when any round did not).
+void AddRoundFigures(GateResult& r, const std::string& prefix, const std::vector<std::optional<double>>& rounds) {
+  double min = -1, max = -1;
+  bool all = true;
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    r.figures.emplace_back(prefix + "_round_" + std::to_string(i + 1), rounds[i] ? *rounds[i] : -1.0);
+    if (!rounds[i]) {
+      all = false;
+      continue;
+    }
+    min = min < 0 ? *rounds[i] : std::min(min, *rounds[i]);
+    max = std::max(max, *rounds[i]);
+  }
+  r.figures.emplace_back(prefix + "_min", min);
+  r.figures.emplace_back(prefix + "_max", all ? max : -1.0);
+}
+
 GateResult TimeToRecoverGate(const metrics::LoadTimeline& timeline, const std::vector<FaultWindow>& faults,
                              const GateBudgets& budgets) {
   GateResult r{std::string(kTimeToRecover), true, "", {}};
@@ -160,23 +194,54 @@ GateResult TimeToRecoverGate(const metrics::LoadTimeline& timeline, const std::v
     r.message = "no faults";
     return r;
   }
+  const double budget_ms = budgets.max_recovery_seconds * 1000.0;
+  std::vector<std::optional<double>> from_revert, from_apply;
   std::string parts;
-  for (const FaultWindow& f : faults) {
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const FaultWindow& f = faults[i];
+    const double apply_ms = f.apply_ms >= 0 ? f.apply_ms : static_cast<double>(f.begin_second) * 1000.0;
+    const double revert_ms = f.revert_ms >= 0 ? f.revert_ms : static_cast<double>(f.end_second) * 1000.0;
+    const bool has_duration = revert_ms > apply_ms;
+    // Whole seconds from the end, as before (per fault name: the last round of that name wins).
     const std::optional<double> ttr = TimeToRecover(timeline, f, budgets);
     r.figures.emplace_back("time_to_recover_" + f.name, ttr ? *ttr : -1.0);  // -1: did not recover
+    const std::optional<double> revert = TimeToRecoverMs(timeline, revert_ms, budgets);
+    const std::optional<double> apply = has_duration ? TimeToRecoverMs(timeline, apply_ms, budgets) : revert;
+    from_revert.push_back(revert);
+    from_apply.push_back(apply);
+    // Recovered before the revert (e.g. a failover while the old primary is still down): the time
+    // from the apply is the recovery that counts, and it is judged too.
+    const bool inside = has_duration && apply && apply_ms + *apply < revert_ms;
+
     if (!parts.empty()) parts += ", ";
-    if (!ttr) {
+    parts += f.name;
+    if (faults.size() > 1) parts += " (round " + std::to_string(i + 1) + ")";
+    if (!revert) {
       r.passed = false;
-      parts += f.name + " did not recover (fault ended at second " + std::to_string(f.end_second) +
-               ", timeline ends at second " + std::to_string(timeline.size()) + ")";
+      parts += " did not recover (fault ended at " + FormatNumber(revert_ms / 1000.0) +
+               " s, timeline ends at second " + std::to_string(timeline.size()) + ")";
     } else {
-      parts += f.name + " " + FormatNumber(*ttr) + " s";
-      if (*ttr > budgets.max_recovery_seconds) {
+      parts += " " + FormatNumber(*revert / 1000.0) + " s";
+      if (has_duration) parts += " after the revert";
+      if (*revert > budget_ms) {
         r.passed = false;
         parts += " (over budget)";
       }
     }
+    if (has_duration && apply) {
+      parts += " and " + FormatNumber(*apply / 1000.0) + " s after the apply";
+      if (inside) {
+        parts += " (recovered inside the fault window";
+        if (*apply > budget_ms) {
+          r.passed = false;
+          parts += ", over budget";
+        }
+        parts += ")";
+      }
+    }
   }
+  AddRoundFigures(r, "time_to_recover_ms", from_revert);
+  AddRoundFigures(r, "time_to_recover_from_apply_ms", from_apply);
   r.message = parts + " (budget " + FormatNumber(budgets.max_recovery_seconds) + " s to " +
               std::to_string(budgets.recovery_stable_seconds) + " s in a row at >= " +
               FormatNumber(budgets.recovery_success_ratio * 100) + "% ok)";
@@ -273,13 +338,28 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
   r.figures = {{"offered_rate", h->offered_rate}, {"achieved_rate", h->achieved_rate},
                {"lag_p50_ms", h->lag_p50_ms},     {"lag_p99_ms", h->lag_p99_ms},
                {"lag_max_ms", h->lag_max_ms},     {"scheduled", D(h->scheduled)},
-               {"dispatched", D(h->dispatched)},  {"cpu_seconds", h->cpu_seconds}};
-  r.passed = !h->generator_limited;
-  const std::string numbers = "achieved " + FormatNumber(h->achieved_rate) + "/s of " +
-                              FormatNumber(h->offered_rate) + "/s offered, dispatch lag p99 " +
-                              FormatNumber(h->lag_p99_ms) + " ms, max " + FormatNumber(h->lag_max_ms) + " ms";
+               {"dispatched", D(h->dispatched)},  {"cpu_seconds", h->cpu_seconds},
+               {"pool_waits", D(h->pool_waits)},  {"pool_wait_timeouts", D(h->pool_wait_timeouts)},
+               {"pool_wait_ms_total", h->pool_wait_ms_total}, {"pool_waited_then_deadline", D(h->pool_waited_then_deadline)},
+               {"generator_failed", D(h->generator_failed)}};
+  // Generator-side failures are the generator's verdict even if nothing else flagged it.
+  r.passed = !h->generator_limited && h->pool_wait_timeouts == 0 && h->pool_waited_then_deadline == 0 &&
+             h->generator_failed == 0;
+  std::string numbers = "achieved " + FormatNumber(h->achieved_rate) + "/s of " + FormatNumber(h->offered_rate) +
+                        "/s offered, dispatch lag p99 " + FormatNumber(h->lag_p99_ms) + " ms, max " +
+                        FormatNumber(h->lag_max_ms) + " ms";
+  if (h->pool_waits > 0 || h->generator_failed > 0) {
+    numbers += ", " + std::to_string(h->pool_waits) + " attempts waited for a connection in the generator's pool (" +
+               FormatNumber(h->pool_wait_ms_total / 1000.0) + " s in total), " + std::to_string(h->pool_wait_timeouts) +
+               " timed out still waiting, " + std::to_string(h->pool_waited_then_deadline) +
+               " hit the deadline after waiting, " + std::to_string(h->generator_failed) + " generator-side failures";
+  }
+  std::string reason = h->reason;
+  if (reason.empty() && !r.passed) {
+    reason = "attempts timed out waiting for a free connection in the generator's own pool";
+  }
   r.message = r.passed ? numbers
-                       : "generator-limited (" + (h->reason.empty() ? std::string("no reason given") : h->reason) +
+                       : "generator-limited (" + (reason.empty() ? std::string("no reason given") : reason) +
                              "): " + numbers + "; the figures describe the generator, not the service";
   return r;
 }
@@ -295,6 +375,7 @@ std::vector<GateResult> EvaluateGates(const GateInputs& in) {
   results.push_back(LedgerNotEmpty(in));
   results.push_back(VerificationDecided(in));
   results.push_back(LongestOutageGate(timeline, in.budgets));
+  results.push_back(LongestGapGate(timeline, in.budgets));
   results.push_back(UnavailableGate(timeline, in.budgets));
   results.push_back(TimeToRecoverGate(timeline, in.faults, in.budgets));
   results.push_back(PromiseStability(in));

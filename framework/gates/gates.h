@@ -7,8 +7,11 @@
 //   verification-decided    undecided promises (errors + never started) / verified <= max_undecided_ratio;
 //                           says "exhaustive: N of N" or "sampled: n of N" and counts undecided by code
 //   p1-longest-outage       longest run of seconds with offered load and no success <= budget
+//   p1-longest-gap          longest time between consecutive successful completions (ms, including
+//                           the edges of offered load) <= max_gap_seconds
 //   p1-unavailable-seconds  failure-equivalent seconds (sum of (failed + shed) / offered) <= budget
-//   time-to-recover         after each fault, seconds until success is stable again <= budget
+//   time-to-recover         after each fault round, ms until success is stable again <= budget, from
+//                           the revert and, for a recovery inside the fault window, from the apply
 //   p2-promise-stability    no acknowledged promise changed on re-issue (zero tolerance)
 //   p3-reverse-lookup       no acknowledged promise lost or pointing at another key (zero tolerance)
 //   shed-outweighs-failures shedding at the in-flight ceiling did not dominate the failures
@@ -40,6 +43,7 @@ inline constexpr std::string_view kTrafficServed = "traffic-served";
 inline constexpr std::string_view kLedgerNotEmpty = "ledger-not-empty";
 inline constexpr std::string_view kVerificationDecided = "verification-decided";
 inline constexpr std::string_view kLongestOutage = "p1-longest-outage";
+inline constexpr std::string_view kLongestGap = "p1-longest-gap";
 inline constexpr std::string_view kUnavailableSeconds = "p1-unavailable-seconds";
 inline constexpr std::string_view kTimeToRecover = "time-to-recover";
 inline constexpr std::string_view kPromiseStability = "p2-promise-stability";
@@ -55,7 +59,7 @@ struct GateInputs {
   std::uint64_t ledger_pinned = 0;          // promises kept because they were near a fault
   std::uint64_t ledger_fault_overflow = 0;  // near-fault promises that did not fit (sampled runs)
   double max_undecided_ratio = 0;           // verification-decided budget, 0..1
-  std::vector<FaultWindow> faults;
+  std::vector<FaultWindow> faults;  // in time order: round 1, 2, ... of the time-to-recover figures
   GateBudgets budgets;
   bool require_promises = true;  // false: ledger-not-empty, P2 and P3 pass as "not applicable"
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "framework/gates/internal/test_timeline.h"
 #include "gtest/gtest.h"
@@ -75,8 +76,8 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   std::vector<std::string> names;
   for (const GateResult& r : results) names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "verification-decided",
-                                             "p1-longest-outage",
-                                             "p1-unavailable-seconds", "time-to-recover", "p2-promise-stability",
+                                             "p1-longest-outage", "p1-longest-gap", "p1-unavailable-seconds",
+                                             "time-to-recover", "p2-promise-stability",
                                              "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited"}));
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   EXPECT_TRUE(FailureReasons(results).empty());
@@ -86,6 +87,7 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "indeterminate 4: 3 committed, 0 not, 1 unknown\n"
             "PASS verification-decided: exhaustive: 500 of 500 acknowledged promises verified; 0 undecided, budget 0 %\n"
             "PASS p1-longest-outage: 1 s from second 10 (budget 5 s)\n"
+            "PASS p1-longest-gap: 1.01 s between successes from 9.99 s (budget 5 s)\n"
             "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
             "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
             "PASS p2-promise-stability: 0 changed of 500 checked\n"
@@ -97,6 +99,8 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_first_second"), 10);
   EXPECT_DOUBLE_EQ(Figure(Find(results, kUnavailableSeconds), "unavailable_seconds"), 1.4);
   EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_primary-kill"), 2);
+  EXPECT_NEAR(Figure(Find(results, kLongestGap), "p1_longest_gap_ms"), 1010, 0.01);
+  EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_ms_round_1"), 2000);
   EXPECT_EQ(Figure(Find(results, kLedgerNotEmpty), "verification_checked"), 500);
   EXPECT_EQ(Figure(Find(results, kVerificationDecided), "ledger_exhaustive"), 1);
 }
@@ -257,11 +261,154 @@ TEST(GatesTest, TimeToRecoverRedOverBudgetAndWhenNeverRecovered) {
   const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
-            "slow-recovery 8 s (over budget), ok-fault 0 s, never did not recover (fault ended at second 24, "
-            "timeline ends at second 30) (budget 5 s to 3 s in a row at >= 99% ok)");
+            "slow-recovery (round 1) 8 s after the revert (over budget) and 0 s after the apply (recovered inside "
+            "the fault window), ok-fault (round 2) 0 s after the revert and 0 s after the apply (recovered inside "
+            "the fault window), never (round 3) did not recover (fault ended at 24 s, timeline ends at second 30) "
+            "(budget 5 s to 3 s in a row at >= 99% ok)");
   EXPECT_EQ(Figure(r, "time_to_recover_slow-recovery"), 8);
   EXPECT_EQ(Figure(r, "time_to_recover_ok-fault"), 0);
   EXPECT_EQ(Figure(r, "time_to_recover_never"), -1);
+}
+
+TEST(GatesTest, LongestGapRedOverItsBudgetWhichDefaultsToTheOutageBudget) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 10; i < 16; ++i) s[i] = {100, 0, 100, 0};  // last success 9.99 s, next 16.0 s
+  sc.timeline = MakeTimeline(s);
+  GateResult r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 5 s)");
+  EXPECT_NEAR(Figure(r, "p1_longest_gap_ms"), 6010, 0.01);
+  EXPECT_NEAR(Figure(r, "p1_longest_gap_start_ms"), 9990, 0.01);
+  EXPECT_EQ(Figure(r, "max_gap_seconds"), 5);  // unset: max_outage_seconds
+  sc.inputs.budgets.max_gap_seconds = 6.5;
+  r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 6.5 s)");
+}
+
+TEST(GatesTest, LongestGapRedOnASubSecondStallThatWholeSecondsCallNoOutage) {
+  // 1.3 s without a success, straddling seconds 10 and 11, each of which still saw a few successes.
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(20);
+  s[10] = {100, 0, 100, 0};
+  s[11] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  for (int ms = 10'000; ms < 10'500; ms += 10) sc.timeline.RecordOkCompletion(std::int64_t{ms} * 1'000'000);
+  for (int ms = 11'800; ms < 12'000; ms += 10) sc.timeline.RecordOkCompletion(std::int64_t{ms} * 1'000'000);
+  sc.inputs.budgets.max_gap_seconds = 1;
+  const std::vector<GateResult> results = EvaluateGates(sc.inputs);
+  EXPECT_TRUE(Find(results, kLongestOutage).passed);
+  EXPECT_EQ(Find(results, kLongestOutage).message, "0 s (budget 5 s)");
+  const GateResult& r = Find(results, kLongestGap);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "1.31 s between successes from 10.49 s (budget 1 s)");
+}
+
+TEST(GatesTest, LongestGapRedWhenTheServiceIsDeadAtTheEnd) {
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(20);
+  for (int i = 14; i < 20; ++i) s[i] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {};
+  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "6 s between successes from 13.99 s (budget 5 s)");  // to the last arrival, 19.99 s
+}
+
+TEST(GatesTest, TimeToRecoverInsideTheFaultWindowIsMeasuredFromTheApply) {
+  // Primary killed at 10.25 s and restarted at 20.5 s; the failover brought success back at 12.4 s.
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  s[10] = {100, 20, 80, 0};
+  s[11] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.timeline.At(12).first_ok_of_intended_ns = 12'400'000'000;
+  sc.inputs.faults = {{"primary-kill", 10, 20, 10'250, 20'500}};
+  GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.message,
+            "primary-kill 0 s after the revert and 2.15 s after the apply (recovered inside the fault window) "
+            "(budget 5 s to 3 s in a row at >= 99% ok)");
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_round_1"), 0);
+  EXPECT_NEAR(Figure(r, "time_to_recover_from_apply_ms_round_1"), 2150, 0.01);
+  EXPECT_EQ(Figure(r, "time_to_recover_primary-kill"), 0);  // whole seconds from the end, as before
+
+  sc.inputs.budgets.max_recovery_seconds = 2;  // the failover took longer than that
+  r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.message.find("2.15 s after the apply (recovered inside the fault window, over budget)"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(GatesTest, TimeToRecoverOutsideTheWindowIsJudgedFromTheRevert) {
+  // A partition that keeps the service down until 1.6 s after its revert at 15.4 s.
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(30);
+  for (int i = 10; i < 17; ++i) s[i] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {{"partition", 10, 15, 10'100, 15'400}};
+  sc.inputs.budgets.max_outage_seconds = 10;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.message, "partition 1.6 s after the revert and 6.9 s after the apply (budget 5 s to 3 s in a row at >= 99% ok)");
+  EXPECT_NEAR(Figure(r, "time_to_recover_ms_round_1"), 1600, 0.01);
+  EXPECT_NEAR(Figure(r, "time_to_recover_from_apply_ms_round_1"), 6900, 0.01);
+}
+
+TEST(GatesTest, EveryRoundKeepsItsOwnTimeToRecoverFigures) {
+  // Three kills of the same fault: 1 s, 3 s and never. One key per round, with min and max.
+  Scenario sc;
+  std::vector<SecondCounts> s = Healthy(40);
+  s[5] = {100, 0, 100, 0};
+  for (int i = 15; i < 18; ++i) s[i] = {100, 0, 100, 0};
+  for (int i = 30; i < 40; ++i) s[i] = {100, 0, 100, 0};
+  sc.timeline = MakeTimeline(s);
+  sc.inputs.faults = {{"primary-kill", 5, 5, 5'000, 5'000},
+                      {"primary-kill", 15, 15, 15'000, 15'000},
+                      {"primary-kill", 30, 30, 30'000, 30'000}};
+  GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "primary-kill (round 1) 1 s, primary-kill (round 2) 3 s, primary-kill (round 3) did not recover (fault "
+            "ended at 30 s, timeline ends at second 40) (budget 5 s to 3 s in a row at >= 99% ok)");
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_round_1"), 1000);
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_round_2"), 3000);
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_round_3"), -1);
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_min"), 1000);
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_max"), -1);  // a round that never recovered
+  EXPECT_EQ(Figure(r, "time_to_recover_from_apply_ms_round_2"), 3000);  // an action: apply == revert
+
+  sc.inputs.faults.pop_back();
+  r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_min"), 1000);
+  EXPECT_EQ(Figure(r, "time_to_recover_ms_max"), 3000);
+  std::set<std::string> names;
+  for (const auto& [name, value] : r.figures) {
+    EXPECT_TRUE(names.insert(name).second || name == "time_to_recover_primary-kill") << "duplicate figure " << name;
+  }
+}
+
+TEST(GatesTest, GeneratorLimitedRedOnPoolTimeoutsEvenWithoutAReason) {
+  Scenario sc;
+  sc.health.pool_waits = 40;
+  sc.health.pool_wait_ms_total = 12'000;
+  sc.health.pool_wait_timeouts = 7;
+  sc.health.generator_failed = 7;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "generator-limited (attempts timed out waiting for a free connection in the generator's own pool): "
+            "achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms, 40 attempts waited for a "
+            "connection in the generator's pool (12 s in total), 7 timed out still waiting, 0 hit the deadline "
+            "after waiting, 7 generator-side failures; the figures describe the generator, not the service");
+  EXPECT_EQ(Figure(r, "pool_wait_timeouts"), 7);
+  EXPECT_EQ(Figure(r, "generator_failed"), 7);
+  sc.health.pool_wait_timeouts = 0;
+  sc.health.generator_failed = 0;  // waits that ended in time are reported, not red
+  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kGeneratorLimited).passed);
 }
 
 TEST(GatesTest, TimeToRecoverWithoutFaultsPasses) {
@@ -383,13 +530,14 @@ TEST(GatesTest, EveryViolationIsReportedTogether) {
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   EXPECT_FALSE(AllPassed(results));
   const std::vector<std::string> reasons = FailureReasons(results);
-  ASSERT_EQ(reasons.size(), 6u) << FormatGateReport(results);
+  ASSERT_EQ(reasons.size(), 7u) << FormatGateReport(results);
   EXPECT_EQ(reasons[0], "p1-longest-outage: 20 s from second 10 (budget 5 s)");
-  EXPECT_EQ(reasons[1], "p1-unavailable-seconds: 20 s failure-equivalent (budget 10 s)");
-  EXPECT_EQ(reasons[2].rfind("time-to-recover: primary-kill did not recover", 0), 0u) << reasons[2];
-  EXPECT_EQ(reasons[3].rfind("p2-promise-stability: 1 promises changed", 0), 0u) << reasons[3];
-  EXPECT_EQ(reasons[4].rfind("shed-outweighs-failures: shed 1900 >= failed 100:", 0), 0u) << reasons[4];
-  EXPECT_EQ(reasons[5].rfind("generator-limited: generator-limited (cpu saturated)", 0), 0u) << reasons[5];
+  EXPECT_EQ(reasons[1], "p1-longest-gap: 20 s between successes from 9.99 s (budget 5 s)");
+  EXPECT_EQ(reasons[2], "p1-unavailable-seconds: 20 s failure-equivalent (budget 10 s)");
+  EXPECT_EQ(reasons[3].rfind("time-to-recover: primary-kill did not recover", 0), 0u) << reasons[3];
+  EXPECT_EQ(reasons[4].rfind("p2-promise-stability: 1 promises changed", 0), 0u) << reasons[4];
+  EXPECT_EQ(reasons[5].rfind("shed-outweighs-failures: shed 1900 >= failed 100:", 0), 0u) << reasons[5];
+  EXPECT_EQ(reasons[6].rfind("generator-limited: generator-limited (cpu saturated)", 0), 0u) << reasons[6];
   const std::string report = FormatGateReport(results);
   EXPECT_NE(report.find("FAIL p1-longest-outage: 20 s from second 10 (budget 5 s)\n"), std::string::npos);
   EXPECT_NE(report.find("PASS traffic-served:"), std::string::npos);

@@ -14,7 +14,9 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -72,6 +74,8 @@ struct Exchange {
   bool reused = false;
   bool resent = false;
   bool waiting = false;  // queued for a connection; guarded by the pool's mutex
+  bool waited = false;   // was queued at some point: a later deadline is partly the generator's
+  Clock::time_point wait_started{};
   std::unique_ptr<net::steady_timer> wait_timer;
 };
 
@@ -112,6 +116,8 @@ class HttpWorkload::Pool {
       } else {
         ++waited_;
         ex->waiting = true;
+        ex->waited = true;
+        ex->wait_started = Clock::now();
         ex->wait_timer = std::make_unique<net::steady_timer>(ioc_, ex->deadline);
         // Not cancelled when a connection comes: the handler just finds the attempt no longer waiting.
         ex->wait_timer->async_wait([this, ex](beast::error_code) {
@@ -119,6 +125,8 @@ class HttpWorkload::Pool {
             std::lock_guard<std::mutex> lock(mu_);
             if (!ex->waiting) return;
             ex->waiting = false;
+            EndWaitLocked(*ex);
+            ++wait_timeouts_;
             for (auto it = pending_.begin(); it != pending_.end(); ++it) {
               if (*it == ex) {
                 pending_.erase(it);
@@ -126,7 +134,8 @@ class HttpWorkload::Pool {
               }
             }
           }
-          ex->finish(0, {}, kCodeDeadlineExceeded);
+          // Never sent: the generator's own pool was full for the whole deadline, not the service.
+          ex->finish(0, {}, kCodeGeneratorPoolTimeout);
         });
         pending_.push_back(std::move(ex));
         return;
@@ -144,6 +153,10 @@ class HttpWorkload::Pool {
     s.stale_resends = resends_.load();
     std::lock_guard<std::mutex> lock(mu_);
     s.waited_for_connection = waited_;
+    s.timed_out_waiting_for_connection = wait_timeouts_;
+    s.waited_then_timed_out = waited_then_timed_out_.load();
+    s.connection_wait_total = wait_total_;
+    s.connection_wait_max = wait_max_;
     return s;
   }
 
@@ -202,6 +215,11 @@ class HttpWorkload::Pool {
       resends_.fetch_add(1, std::memory_order_relaxed);
       return Submit(std::move(ex), /*fresh_only=*/true);
     }
+    if (timed_out && ex->waited) {
+      // Sent late because the generator's own pool was full: the generator's deadline, not the service's.
+      waited_then_timed_out_.fetch_add(1, std::memory_order_relaxed);
+      return ex->finish(0, {}, kCodeGeneratorPoolWaitDeadline);
+    }
     ex->finish(0, {}, timed_out ? kCodeDeadlineExceeded : kCodeTransportError);
   }
 
@@ -217,6 +235,7 @@ class HttpWorkload::Pool {
       next = std::move(pending_.front());
       pending_.pop_front();
       next->waiting = false;
+      EndWaitLocked(*next);
       next->reused = true;
     }
     Run(std::move(next), std::move(conn));
@@ -239,10 +258,18 @@ class HttpWorkload::Pool {
       next = std::move(pending_.front());
       pending_.pop_front();
       next->waiting = false;
+      EndWaitLocked(*next);
       next->reused = false;
       fresh = std::make_shared<Connection>(ioc_);  // takes over the closed one's slot
     }
     Run(std::move(next), std::move(fresh));
+  }
+
+  // Adds the time `ex` spent waiting for a connection; under mu_.
+  void EndWaitLocked(const Exchange& ex) {
+    const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - ex.wait_started);
+    wait_total_ += waited;
+    wait_max_ = std::max(wait_max_, waited);
   }
 
   // Declared first: destroyed last, after every socket and handler that refers to it.
@@ -257,8 +284,12 @@ class HttpWorkload::Pool {
   std::deque<std::shared_ptr<Exchange>> pending_;
   int open_ = 0;  // idle + busy
   std::uint64_t waited_ = 0;
+  std::uint64_t wait_timeouts_ = 0;
+  std::chrono::nanoseconds wait_total_{0};
+  std::chrono::nanoseconds wait_max_{0};
 
-  std::atomic<std::uint64_t> sent_{0}, opened_{0}, reused_{0}, closed_on_error_{0}, resends_{0};
+  std::atomic<std::uint64_t> sent_{0}, opened_{0}, reused_{0}, closed_on_error_{0}, resends_{0},
+      waited_then_timed_out_{0};
 };
 
 HttpWorkload::HttpWorkload(HttpWorkloadOptions options) : options_(std::move(options)) {
@@ -314,6 +345,12 @@ void HttpWorkload::OnFinal(CallState& call, const FinalOutcome& outcome) {
 
 HttpWorkloadStats HttpWorkload::stats() const { return pool_->stats(); }
 
+GeneratorWaitStats HttpWorkload::GeneratorWaits() const {
+  const HttpWorkloadStats s = pool_->stats();
+  return GeneratorWaitStats{s.waited_for_connection, s.timed_out_waiting_for_connection, s.waited_then_timed_out,
+                            s.connection_wait_total, s.connection_wait_max};
+}
+
 CallCode HttpWorkload::Classify(int status, std::string_view body) const {
   if (options_.validate) return options_.validate(status, body);
   if (options_.require_body && IsHttpSuccess(status) && body.empty()) return kCodeContractViolation;
@@ -326,7 +363,8 @@ OutcomePolicy HttpOutcomePolicy(std::function<bool(CallCode)> is_success, std::s
   OutcomePolicy policy;
   policy.is_success = std::move(is_success);
   policy.retryable = std::move(retryable);
-  policy.indeterminate = {kCodeDeadlineExceeded, kCodeTransportError};
+  // A deadline after a pool wait was on the wire too: the service may have acted on it.
+  policy.indeterminate = {kCodeDeadlineExceeded, kCodeTransportError, kCodeGeneratorPoolWaitDeadline};
   return policy;
 }
 

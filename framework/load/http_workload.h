@@ -5,7 +5,11 @@
 // kCodeTransportError, and a request still unanswered at the attempt's deadline is cancelled and
 // reported as kCodeDeadlineExceeded. Connections are kept alive and reused; one that errored is closed
 // and never reused. Size max_connections to the runner's in-flight ceiling: a request that finds every
-// connection busy waits (within its deadline) for one to come free.
+// connection busy waits (within its deadline) for one to come free. That wait is the generator's, not
+// the service's: an attempt still waiting at its deadline completes as kCodeGeneratorPoolTimeout (never
+// sent, so not indeterminate), one that waited and then hit its deadline on the wire as
+// kCodeGeneratorPoolWaitDeadline (indeterminate); the runner counts both apart from the service's
+// failures and they make the run generator-limited; see GeneratorWaits().
 //
 //   HttpWorkload workload({.target = work.address(), .path = "/work", .max_connections = 2000});
 //   RunnerOptions options{.profile = RateProfile::Constant(60, 30), .max_in_flight = 2000,
@@ -18,6 +22,7 @@
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
 #define AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -68,7 +73,11 @@ struct HttpWorkloadStats {
   std::uint64_t reused = 0;               // requests sent on a kept-alive connection
   std::uint64_t connections_closed_on_error = 0;
   std::uint64_t stale_resends = 0;
-  std::uint64_t waited_for_connection = 0;
+  std::uint64_t waited_for_connection = 0;             // attempts that found every connection busy
+  std::uint64_t timed_out_waiting_for_connection = 0;  // ... and reached their deadline still waiting
+  std::uint64_t waited_then_timed_out = 0;             // ... or got one late and hit the deadline on the wire
+  std::chrono::nanoseconds connection_wait_total{0};   // time spent waiting, summed over attempts
+  std::chrono::nanoseconds connection_wait_max{0};
 };
 
 class HttpWorkload : public Workload {
@@ -84,6 +93,8 @@ class HttpWorkload : public Workload {
   void OnFinal(CallState& call, const FinalOutcome& outcome) override;
 
   HttpWorkloadStats stats() const;
+  // The pool waits above, for the runner's generator health.
+  GeneratorWaitStats GeneratorWaits() const override;
 
   class Pool;  // Asio internals, in the .cc
 
@@ -98,7 +109,8 @@ class HttpWorkload : public Workload {
 bool IsHttpSuccess(CallCode code);
 
 // An OutcomePolicy for HTTP workloads: success by `is_success`, retries only for `retryable` (none by
-// default, like the seed's Vegeta), indeterminate = {kCodeDeadlineExceeded, kCodeTransportError}.
+// default, like the seed's Vegeta), indeterminate = {kCodeDeadlineExceeded, kCodeTransportError,
+// kCodeGeneratorPoolWaitDeadline}.
 OutcomePolicy HttpOutcomePolicy(std::function<bool(CallCode)> is_success = IsHttpSuccess,
                                 std::set<CallCode> retryable = {});
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "framework/load/http_test_server.h"
@@ -200,12 +201,53 @@ TEST(HttpWorkloadTest, ASmallPoolMakesRequestsWaitForAConnection) {
   EXPECT_GT(workload.stats().waited_for_connection, 0u);
 }
 
-TEST(HttpWorkloadTest, WaitingForAConnectionEndsAtTheDeadline) {
+TEST(HttpWorkloadTest, ADeadlineAfterWaitingForAPoolConnectionIsTheGenerators) {
+  // Pool of 1, a handler slower than the deadline: call 1 (sent at once) hits the service's deadline;
+  // calls 2-4 wait for the connection, get it as the one before times out, and hit their own
+  // deadline on the wire: their deadline went to the generator's pool, not to the service.
   HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(1500)}; });
   HttpWorkload workload({.target = server.address(), .max_connections = 1});
   RunResult r = RunConstant(workload, 20, 0.2, milliseconds(300));
   EXPECT_EQ(r.issued, 4u);
-  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeDeadlineExceeded, 4}}));
+  EXPECT_EQ(FailuresByCode(r),
+            (std::map<CallCode, std::uint64_t>{{kCodeDeadlineExceeded, 1}, {kCodeGeneratorPoolWaitDeadline, 3}}));
+  EXPECT_EQ(r.failed, 1u);
+  EXPECT_EQ(r.generator_failed, 3u);
+  EXPECT_EQ(r.health.pool_waits, 3u);
+  EXPECT_EQ(r.health.pool_waited_then_deadline, 3u);
+  EXPECT_TRUE(r.health.generator_limited);
+  EXPECT_NE(r.health.reason.find("3 hit their deadline after waiting there"), std::string::npos) << r.health.reason;
+}
+
+TEST(HttpWorkloadTest, AnAttemptStillWaitingForAPoolConnectionAtItsDeadlineIsNotTheServices) {
+  // One long call (deadline 3 s) holds the only connection for 1 s; a second runner's calls with a
+  // 300 ms deadline find the pool full and reach their deadline still waiting: never sent.
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(1000)}; });
+  HttpWorkload workload({.target = server.address(), .max_connections = 1});
+  RunResult holder;
+  std::thread holding([&] { holder = RunConstant(workload, 1, 1, milliseconds(3000)); });
+  std::this_thread::sleep_for(milliseconds(100));
+  RunResult r = RunConstant(workload, 20, 0.2, milliseconds(300));
+  holding.join();
+  EXPECT_EQ(holder.ok, 1u);
+  EXPECT_EQ(r.issued, 4u);
+  EXPECT_EQ(r.ok, 0u);
+  EXPECT_EQ(r.failed, 0u);  // none of it is the service's
+  EXPECT_EQ(r.generator_failed, 4u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeGeneratorPoolTimeout, 4}}));
+  EXPECT_EQ(Indeterminate(r), 0u);  // never sent: nothing the service could have acted on
+  std::uint64_t generator_failed = 0;
+  for (const auto& second : r.timeline.seconds()) generator_failed += second.generator_failed;
+  EXPECT_EQ(generator_failed, 4u);  // visible in the timeline, apart from `failed`
+  EXPECT_EQ(r.health.pool_wait_timeouts, 4u);
+  EXPECT_EQ(r.health.generator_failed, 4u);
+  EXPECT_GE(r.health.pool_wait_ms_total, 4 * 250.0);
+  EXPECT_TRUE(r.health.generator_limited);
+  EXPECT_NE(r.health.reason.find("4 attempts timed out waiting for a free connection in the generator's own pool"),
+            std::string::npos)
+      << r.health.reason;
+  EXPECT_EQ(server.requests(), 1);  // only the holder reached the service
+  EXPECT_EQ(workload.stats().timed_out_waiting_for_connection, 4u);
 }
 
 TEST(HttpWorkloadTest, RunnerOffersExactCountsAt200PerSecond) {
@@ -241,7 +283,8 @@ TEST(HttpOutcomePolicyTest, SuccessIs2xxNothingIsRetriedDeadlineAndTransportAreI
   EXPECT_FALSE(policy.is_success(500));
   EXPECT_FALSE(policy.is_success(kCodeOk));
   EXPECT_TRUE(policy.retryable.empty());
-  EXPECT_EQ(policy.indeterminate, (std::set<CallCode>{kCodeDeadlineExceeded, kCodeTransportError}));
+  EXPECT_EQ(policy.indeterminate,
+            (std::set<CallCode>{kCodeDeadlineExceeded, kCodeTransportError, kCodeGeneratorPoolWaitDeadline}));
   const OutcomePolicy custom = HttpOutcomePolicy([](CallCode c) { return c == 204; }, {503});
   EXPECT_TRUE(custom.is_success(204));
   EXPECT_FALSE(custom.is_success(200));

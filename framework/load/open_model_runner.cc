@@ -100,6 +100,7 @@ RunResult OpenModelRunner::Run() {
     if (in_flight_.load(std::memory_order_relaxed) >= options_.max_in_flight) {
       shed_.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard<std::mutex> lock(timeline_mu_);
+      timeline_.RecordOffered(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count());
       metrics::SecondBucket& b = timeline_.At(second);
       if (b.stage.empty()) b.stage = stage;
       ++b.offered;
@@ -110,6 +111,7 @@ RunResult OpenModelRunner::Run() {
     }
     {
       std::lock_guard<std::mutex> lock(timeline_mu_);
+      timeline_.RecordOffered(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count());
       metrics::SecondBucket& b = timeline_.At(second);
       if (b.stage.empty()) b.stage = stage;
       ++b.offered;
@@ -138,6 +140,7 @@ RunResult OpenModelRunner::Run() {
   result.failed = failed_.load();
   result.shed = shed_.load();
   result.retries = retries_.load();
+  result.generator_failed = generator_failed_.load();
 
   metrics::GeneratorHealth& h = result.health;
   h.scheduled = result.interrupted ? scheduled - 1 : scheduled;
@@ -152,6 +155,13 @@ RunResult OpenModelRunner::Run() {
   h.lag_p99_ms = Ms(lag_.ValueAtPercentile(99));
   h.lag_max_ms = Ms(lag_.Max());
   h.cpu_seconds = cpu_after - cpu_before;
+  const GeneratorWaitStats waits = workload_.GeneratorWaits();
+  h.pool_waits = waits.waited;
+  h.pool_wait_timeouts = waits.timed_out;
+  h.pool_waited_then_deadline = waits.waited_then_timed_out;
+  h.pool_wait_ms_total = Ms(waits.total_wait.count());
+  h.pool_wait_ms_max = Ms(waits.max_wait.count());
+  h.generator_failed = result.generator_failed;
   std::string reason;
   if (h.lag_p99_ms > options_.max_lag_p99_ms) {
     reason = "dispatch lag p99 " + std::to_string(h.lag_p99_ms) + " ms exceeds " +
@@ -161,6 +171,16 @@ RunResult OpenModelRunner::Run() {
     if (!reason.empty()) reason += "; ";
     reason += "achieved " + std::to_string(h.achieved_rate) + "/s of " + std::to_string(h.offered_rate) +
               "/s offered";
+  }
+  if (h.pool_wait_timeouts > 0 || h.pool_waited_then_deadline > 0 || h.generator_failed > 0) {
+    if (!reason.empty()) reason += "; ";
+    reason += std::to_string(h.generator_failed) + " calls failed on the generator's side: " +
+              std::to_string(h.pool_wait_timeouts) +
+              " attempts timed out waiting for a free connection in the generator's own pool and " +
+              std::to_string(h.pool_waited_then_deadline) + " hit their deadline after waiting there (" +
+              std::to_string(h.pool_waits) + " waited, " + std::to_string(h.pool_wait_ms_total / 1000.0) +
+              " s in total, longest " + std::to_string(h.pool_wait_ms_max) +
+              " ms); size the workload's connection pool (max_connections) to the in-flight ceiling";
   }
   h.generator_limited = !reason.empty();
   h.reason = reason;
@@ -214,7 +234,8 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
   outcome.completed = now;
   workload_.OnFinal(*call->state, outcome);
   const std::int64_t latency = std::chrono::duration_cast<std::chrono::nanoseconds>(now - call->intended).count();
-  (outcome.ok ? ok_ : failed_).fetch_add(1, std::memory_order_relaxed);
+  const bool generator_side = !outcome.ok && IsGeneratorSideCode(code);
+  (outcome.ok ? ok_ : generator_side ? generator_failed_ : failed_).fetch_add(1, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(timeline_mu_);
     metrics::SecondBucket& b = timeline_.At(call->second);
@@ -222,7 +243,15 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
     if (outcome.ok) {
       ++b.ok;
       b.ok_latency.Record(latency);
-      ++timeline_.At(std::max<std::int64_t>(0, clock_.SecondOf(now))).ok_completed;
+      const std::int64_t completed_ns = std::max<std::int64_t>(0, clock_.Since(now).count());
+      if (b.first_ok_of_intended_ns < 0 || completed_ns < b.first_ok_of_intended_ns) {
+        b.first_ok_of_intended_ns = completed_ns;
+      }
+      timeline_.RecordOkCompletion(completed_ns);
+    } else if (generator_side) {
+      // The generator's own failure: visible by code and in generator_failed, never in `failed`.
+      ++b.generator_failed;
+      ++b.failed_by_code[code];
     } else {
       ++b.failed;
       ++b.failed_by_code[code];

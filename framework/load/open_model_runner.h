@@ -5,7 +5,10 @@
 // in-flight ceiling full is shed and counted as a failure (silently issuing less work under stress
 // is the closed-model blind spot by another name). Every call carries a deadline; only the policy's
 // retryable codes are retried, within that deadline. Latency is measured from the intended send
-// time (no coordinated omission) and results are bucketed by the intended second.
+// time (no coordinated omission) and results are bucketed by the intended second. Every success's
+// completion time also feeds the timeline's sub-second gap figures (LoadTimeline::RecordOkCompletion).
+// A final outcome with a generator-side code (IsGeneratorSideCode) is counted apart, never as the
+// service's failure, and makes the run generator-limited.
 //
 //   RunClock clock = RunClock::StartNow();
 //   OpenModelRunner runner(workload, {.profile = RateProfile::Constant(200, 30),
@@ -56,6 +59,7 @@ struct RunResult {
   metrics::GeneratorHealth health;
   bool interrupted = false;
   std::uint64_t issued = 0, ok = 0, failed = 0, shed = 0, retries = 0;
+  std::uint64_t generator_failed = 0;  // generator-side final codes (IsGeneratorSideCode): not in `failed`
 };
 
 // Live counters for progress lines; all fields are a consistent-enough snapshot.
@@ -94,7 +98,7 @@ class OpenModelRunner {
   metrics::LatencyHistogram lag_;  // dispatcher thread only
 
   std::atomic<std::int64_t> in_flight_{0};
-  std::atomic<std::uint64_t> offered_{0}, ok_{0}, failed_{0}, shed_{0}, retries_{0};
+  std::atomic<std::uint64_t> offered_{0}, ok_{0}, failed_{0}, shed_{0}, retries_{0}, generator_failed_{0};
   std::mutex drain_mu_;
   std::condition_variable drained_;
 

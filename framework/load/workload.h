@@ -68,6 +68,16 @@ struct FinalOutcome {
   Clock::time_point completed;
 };
 
+// Waits a workload spent in its own resources (e.g. a connection pool) before an attempt reached the
+// service: the generator's time, reported in GeneratorHealth (see Workload::GeneratorWaits).
+struct GeneratorWaitStats {
+  std::uint64_t waited = 0;     // attempts that waited
+  std::uint64_t timed_out = 0;  // attempts that reached their deadline still waiting
+  std::uint64_t waited_then_timed_out = 0;  // attempts that waited, were sent, then hit the deadline
+  std::chrono::nanoseconds total_wait{0};
+  std::chrono::nanoseconds max_wait{0};
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -78,6 +88,10 @@ class Workload {
   virtual void Issue(CallState& call, const Attempt& attempt, AttemptDone done) = 0;
   // Called once per issued call with the final outcome, before its state is destroyed.
   virtual void OnFinal(CallState& call, const FinalOutcome& outcome) { (void)call; (void)outcome; }
+  // Read once after the run: waits inside the workload's own resources (none by default). An attempt
+  // that times out while waiting should complete with kCodeGeneratorPoolTimeout, one that waited and
+  // then timed out on the wire with kCodeGeneratorPoolWaitDeadline.
+  virtual GeneratorWaitStats GeneratorWaits() const { return {}; }
 };
 
 // How outcomes are classified. Defaults follow the seed's measurement traps: retry UNAVAILABLE

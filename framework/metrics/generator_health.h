@@ -23,6 +23,14 @@ struct GeneratorHealth {
   double lag_p99_ms = 0;
   double lag_max_ms = 0;
   double cpu_seconds = 0;             // process CPU (user + system) spent during the load window
+  // Waits in the generator's own connection pool (e.g. HttpWorkload's keep-alive pool), as the
+  // workload reports them: time spent there is the generator's, not the service's.
+  std::uint64_t pool_waits = 0;          // attempts that found every connection busy and waited
+  double pool_wait_ms_total = 0;         // time those attempts spent waiting, summed
+  double pool_wait_ms_max = 0;           // the longest single wait
+  std::uint64_t pool_wait_timeouts = 0;  // attempts that reached their deadline still waiting
+  std::uint64_t pool_waited_then_deadline = 0;  // attempts that waited, were sent late, then hit the deadline
+  std::uint64_t generator_failed = 0;    // final outcomes with a generator-side code (not the service's)
   bool generator_limited = false;     // the verdict: the figures describe the generator, not the service
   std::string reason;                 // why, when generator_limited
 };

@@ -1,5 +1,6 @@
 #include "framework/metrics/load_timeline.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -16,10 +17,37 @@ void SecondBucket::Merge(const SecondBucket& other) {
   shed += other.shed;
   retries += other.retries;
   indeterminate += other.indeterminate;
+  generator_failed += other.generator_failed;
   for (const auto& [code, count] : other.failed_by_code) failed_by_code[code] += count;
   latency.Merge(other.latency);
   ok_latency.Merge(other.ok_latency);
   dispatch_lag.Merge(other.dispatch_lag);
+  auto min_of = [](std::int64_t a, std::int64_t b) { return a < 0 ? b : (b < 0 ? a : std::min(a, b)); };
+  first_ok_of_intended_ns = min_of(first_ok_of_intended_ns, other.first_ok_of_intended_ns);
+  first_ok_completed_ns = min_of(first_ok_completed_ns, other.first_ok_completed_ns);
+  last_ok_completed_ns = std::max(last_ok_completed_ns, other.last_ok_completed_ns);
+  if (other.longest_ok_gap_ns > longest_ok_gap_ns) {
+    longest_ok_gap_ns = other.longest_ok_gap_ns;
+    longest_ok_gap_end_ns = other.longest_ok_gap_end_ns;
+  }
+}
+
+void LoadTimeline::RecordOkCompletion(std::int64_t ns_since_start) {
+  const std::int64_t t = std::max<std::int64_t>(0, ns_since_start);
+  SecondBucket& b = At(t / 1'000'000'000);
+  ++b.ok_completed;
+  if (b.first_ok_completed_ns < 0 || t < b.first_ok_completed_ns) b.first_ok_completed_ns = t;
+  if (b.last_ok_completed_ns >= 0 && t > b.last_ok_completed_ns && t - b.last_ok_completed_ns > b.longest_ok_gap_ns) {
+    b.longest_ok_gap_ns = t - b.last_ok_completed_ns;
+    b.longest_ok_gap_end_ns = t;
+  }
+  b.last_ok_completed_ns = std::max(b.last_ok_completed_ns, t);
+}
+
+void LoadTimeline::RecordOffered(std::int64_t ns_since_start) {
+  const std::int64_t t = std::max<std::int64_t>(0, ns_since_start);
+  if (offered_begin_ns_ < 0 || t < offered_begin_ns_) offered_begin_ns_ = t;
+  offered_end_ns_ = std::max(offered_end_ns_, t);
 }
 
 SecondBucket& LoadTimeline::At(std::int64_t second) {
@@ -32,6 +60,10 @@ SecondBucket& LoadTimeline::At(std::int64_t second) {
 void LoadTimeline::Merge(const LoadTimeline& other) {
   if (other.seconds_.size() > seconds_.size()) seconds_.resize(other.seconds_.size());
   for (std::size_t i = 0; i < other.seconds_.size(); ++i) seconds_[i].Merge(other.seconds_[i]);
+  if (other.offered_begin_ns_ >= 0) {
+    RecordOffered(other.offered_begin_ns_);
+    RecordOffered(other.offered_end_ns_);
+  }
 }
 
 std::size_t WriteLoadTimelineCsv(const LoadTimeline& timeline, std::ostream& out) {

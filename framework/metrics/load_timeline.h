@@ -37,12 +37,27 @@ struct SecondBucket {
   std::uint64_t shed = 0;            // arrivals refused at the in-flight ceiling, never issued
   std::uint64_t retries = 0;         // extra attempts made by the retry policy
   std::uint64_t indeterminate = 0;   // subset of `failed` whose outcome is unknown (e.g. deadline)
-  std::map<CallCode, std::uint64_t> failed_by_code;  // final failures by code; shed under kCodeShed
+  // Calls that failed on the generator's side (e.g. timed out waiting for a free connection in the
+  // generator's own pool, see IsGeneratorSideCode): not in `failed`, not the service's.
+  std::uint64_t generator_failed = 0;
+  // Final failures by code; shed under kCodeShed, generator-side ones under their own code.
+  std::map<CallCode, std::uint64_t> failed_by_code;
   LatencyHistogram latency;          // every completed call, ok and failed, from its intended send time
   LatencyHistogram ok_latency;       // successful calls only
   LatencyHistogram dispatch_lag;     // actual minus intended send time, per issued call
 
-  // Adds every count and histogram of `other`; keeps this stage name unless it is empty.
+  // Sub-second P1, in nanoseconds since the run start (-1 when there is none):
+  // by intended second: the earliest completion among this second's successful calls;
+  std::int64_t first_ok_of_intended_ns = -1;
+  // by completion second: the first and last success completing in it, and the longest gap between
+  // two consecutive successes completing in it (ending at longest_ok_gap_end_ns).
+  std::int64_t first_ok_completed_ns = -1;
+  std::int64_t last_ok_completed_ns = -1;
+  std::int64_t longest_ok_gap_ns = 0;
+  std::int64_t longest_ok_gap_end_ns = -1;
+
+  // Adds every count and histogram of `other`; keeps this stage name unless it is empty. Sub-second
+  // fields merge by min/max; the merged in-second gap is the larger of the two (an upper bound).
   void Merge(const SecondBucket& other);
 };
 
@@ -54,6 +69,17 @@ class LoadTimeline {
   // timeline with empty buckets as needed.
   SecondBucket& At(std::int64_t second);
 
+  // A success completed `ns_since_start` after the run start: counts ok_completed in its completion
+  // second and extends that second's first/last/longest-gap figures. Completions recorded slightly
+  // out of order (threads racing for the caller's lock) fall inside the gap already measured.
+  void RecordOkCompletion(std::int64_t ns_since_start);
+  // An arrival was handled (issued or shed) `ns_since_start` after the run start: extends the window
+  // of offered load whose edges count as gaps when no success completes near them.
+  void RecordOffered(std::int64_t ns_since_start);
+  // The window of offered load, ns since the run start; -1 when nothing was offered.
+  std::int64_t offered_begin_ns() const { return offered_begin_ns_; }
+  std::int64_t offered_end_ns() const { return offered_end_ns_; }
+
   const std::vector<SecondBucket>& seconds() const { return seconds_; }
   const RunClock& clock() const { return clock_; }
   std::int64_t size() const { return static_cast<std::int64_t>(seconds_.size()); }
@@ -64,6 +90,8 @@ class LoadTimeline {
  private:
   RunClock clock_;
   std::vector<SecondBucket> seconds_;
+  std::int64_t offered_begin_ns_ = -1;
+  std::int64_t offered_end_ns_ = -1;
 };
 
 // Writes load-timeline.csv: a header, then one row per second from 0 to the last. Columns:

@@ -148,5 +148,40 @@ TEST(LoadTimelineCsvTest, QuotesStageNamesThatNeedIt) {
   EXPECT_EQ(lines[1], "0,0,\"ramp, \"\"fast\"\"\",1,1,0,0,0,0,0,7.000,7.000,7.000,7.000,7.000,0.000,0.000,0.000");
 }
 
+TEST(LoadTimelineTest, RecordOkCompletionKeepsFirstLastAndTheLongestGapOfItsCompletionSecond) {
+  LoadTimeline timeline;
+  timeline.RecordOkCompletion(2'100 * kMs);
+  timeline.RecordOkCompletion(2'150 * kMs);
+  timeline.RecordOkCompletion(2'700 * kMs);  // 550 ms after the last
+  timeline.RecordOkCompletion(2'690 * kMs);  // recorded out of order: inside the gap already measured
+  timeline.RecordOkCompletion(4'000 * kMs);
+  const SecondBucket& s2 = timeline.seconds()[2];
+  EXPECT_EQ(s2.ok_completed, 4u);
+  EXPECT_EQ(s2.first_ok_completed_ns, 2'100 * kMs);
+  EXPECT_EQ(s2.last_ok_completed_ns, 2'700 * kMs);
+  EXPECT_EQ(s2.longest_ok_gap_ns, 550 * kMs);
+  EXPECT_EQ(s2.longest_ok_gap_end_ns, 2'700 * kMs);
+  EXPECT_EQ(timeline.seconds()[3].first_ok_completed_ns, -1);  // nothing completed in second 3
+  EXPECT_EQ(timeline.seconds()[4].ok_completed, 1u);
+}
+
+TEST(LoadTimelineTest, OfferedWindowAndSubSecondFieldsMerge) {
+  LoadTimeline a, b;
+  a.RecordOffered(500 * kMs);
+  a.RecordOffered(1'200 * kMs);
+  b.RecordOffered(300 * kMs);
+  b.RecordOffered(900 * kMs);
+  a.RecordOkCompletion(1'100 * kMs);
+  b.RecordOkCompletion(1'050 * kMs);
+  b.RecordOkCompletion(1'900 * kMs);
+  a.Merge(b);
+  EXPECT_EQ(a.offered_begin_ns(), 300 * kMs);
+  EXPECT_EQ(a.offered_end_ns(), 1'200 * kMs);
+  EXPECT_EQ(a.seconds()[1].first_ok_completed_ns, 1'050 * kMs);
+  EXPECT_EQ(a.seconds()[1].last_ok_completed_ns, 1'900 * kMs);
+  EXPECT_EQ(a.seconds()[1].longest_ok_gap_ns, 850 * kMs);  // the larger of the two: an upper bound
+  EXPECT_EQ(LoadTimeline().offered_begin_ns(), -1);
+}
+
 }  // namespace
 }  // namespace aftershock::metrics

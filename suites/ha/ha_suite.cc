@@ -177,7 +177,8 @@ TEST_F(HaSuite, DISABLED_VerdictAsyncLaggingStandby) {
               {"p2-promise-stability", "p3-reverse-lookup"});
 }
 
-// Verdict: replicas that stall longer than the outage budget must turn P1 red.
+// Verdict: replicas that stall longer than the outage budget must turn P1 red (whole seconds and the
+// sub-second gap, whose budget defaults to the outage budget).
 TEST_F(HaSuite, DISABLED_VerdictStalledReplicas) {
   const auto& p = config().params;
   cluster::v1::ReplicaDefectsRequest defects;
@@ -185,7 +186,7 @@ TEST_F(HaSuite, DISABLED_VerdictStalledReplicas) {
   RunAndJudge(*target_,
               {{.at = Ms(p.GetDuration("stall_at_seconds")), .duration = Ms(p.GetDuration("stall_seconds")),
                 .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "replica-stall", defects)}},
-              {"p1-longest-outage"});
+              {"p1-longest-outage", "p1-longest-gap"});
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ void SetKnob(ScenarioConfig& config, std::size_t index, double value) {
     case kMaxRecoverySeconds: config.max_recovery_seconds = value; return;
     case kVerifyConcurrency: config.verify_concurrency = static_cast<int>(value); return;
     case kTimeoutSeconds: config.timeout_seconds = value; return;
+    case kMaxGapSeconds: config.max_gap_seconds = value; return;
     case kMaxUndecidedRatio: config.max_undecided_ratio = value; return;
   }
 }

@@ -36,6 +36,7 @@ enum KnobIndex : std::size_t {
   kMaxInFlight,
   kLedgerCapacity,
   kMaxOutageSeconds,
+  kMaxGapSeconds,  // optional: when set nowhere, it takes max_outage_seconds (see set_manifest.h)
   kMaxUnavailableSeconds,
   kMaxRecoverySeconds,
   kVerifyConcurrency,
@@ -52,6 +53,7 @@ inline constexpr KnobSpec kKnobs[] = {
     {"max_in_flight", "RESILIENCE_MAX_IN_FLIGHT", ValueKind::kInteger, Bound::kPositive, false, 0},
     {"ledger_capacity", "RESILIENCE_LEDGER_CAPACITY", ValueKind::kInteger, Bound::kPositive, false, 0},
     {"max_outage_seconds", "RESILIENCE_MAX_OUTAGE_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false, 0},
+    {"max_gap_seconds", "RESILIENCE_MAX_GAP_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false, 0},
     {"max_unavailable_seconds", "RESILIENCE_MAX_UNAVAILABLE_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
      false, 0},
     {"max_recovery_seconds", "RESILIENCE_MAX_RECOVERY_SECONDS", ValueKind::kDuration, Bound::kNonNegative, false,
