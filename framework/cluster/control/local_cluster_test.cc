@@ -466,7 +466,10 @@ TEST_F(LocalClusterTest, FaultsUnderALeaseThatIsNotRenewedAreRevertedBySuperviso
   // Not renewed any more: gone within the TTL plus the revert (strict synchronous replication and
   // the uncordoned replica's readiness are the slow parts); the bound is generous on purpose.
   const auto stopped_renewing = Clock::now();
-  status = PollUntil(seconds(90), [](const v1::ClusterStatus& s) { return FaultsInForce(s).empty(); });
+  // (The record comes once the revert is done: the uncordoned replica ready again.)
+  status = PollUntil(seconds(90), [&](const v1::ClusterStatus& s) {
+    return FaultsInForce(s).empty() && s.fault_lease_expiries() > expiries_before;
+  });
   const double took = std::chrono::duration<double>(Clock::now() - stopped_renewing).count();
   std::cerr << "[test] every fault reverted " << took << " s after the last renewal\n";
   EXPECT_TRUE(FaultsInForce(status).empty()) << ::testing::PrintToString(FaultsInForce(status));
@@ -501,8 +504,9 @@ TEST_F(LocalClusterTest, AFaultLeaseHolderKeepsFaultsPastItsTtlAndItsReleaseReve
     EXPECT_EQ(status.fault_lease_holders(0).holder(), holder);
     EXPECT_EQ(lease.last_error(), "");
   }
-  const v1::ClusterStatus status =
-      PollUntil(seconds(30), [](const v1::ClusterStatus& s) { return FaultsInForce(s).empty(); });
+  const v1::ClusterStatus status = PollUntil(seconds(30), [&](const v1::ClusterStatus& s) {
+    return FaultsInForce(s).empty() && s.last_fault_lease_expiry().reason().find(holder) != std::string::npos;
+  });
   EXPECT_TRUE(FaultsInForce(status).empty()) << ::testing::PrintToString(FaultsInForce(status));
   EXPECT_EQ(status.last_fault_lease_expiry().reason(), "fault lease of '" + holder + "' released");
   EXPECT_NE(status.last_fault_lease_expiry().reverted().find("database link faults on pg-c"), std::string::npos)
