@@ -103,7 +103,18 @@ grep -q '^  defects on replica b {internal_rate: 0.5}' <<< "$status" || fail "th
 wait_until 20 cluster_clean || { "$cli" status >&2; fail "the defect is still there 10 s after release"; }
 echo "interrupt_test: a scenario refused to start on a leftover defect; release reverted it"
 
-# 5. The watched process goes away: the supervisor stops everything it started.
+# 5. The CLI's faults expire too: a --hold runs out by itself, and a SIGKILLed `partition` (which
+#    holds a renewing lease while it waits) leaves nothing behind.
+"$cli" defects c --unavailable-rate=0.1 --hold=2s > "$work/defects.log" 2>&1 || { cat "$work/defects.log" >&2; fail "defects failed"; }
+wait_until 20 cluster_clean || { "$cli" status >&2; fail "a defect held for 2 s is still there 10 s later"; }
+"$cli" partition --seconds=300 > "$work/partition.log" 2>&1 &
+cli_pid=$!
+wait_until 40 blackhole_in_force || { cat "$work/partition.log" >&2; fail "the CLI's partition never showed on the cluster"; }
+kill -KILL "$cli_pid"; wait "$cli_pid" 2> /dev/null || true
+wait_until 20 cluster_clean || { "$cli" status >&2; fail "a SIGKILLed CLI's partition is still there 10 s later"; }
+echo "interrupt_test: the CLI's held defect and its SIGKILLed partition were reverted by the supervisor"
+
+# 6. The watched process goes away: the supervisor stops everything it started.
 kill "$watched_pid"; wait "$watched_pid" 2> /dev/null || true; watched_pid=""
 wait_until 120 process_gone "$supervisor" || fail "supervisor $supervisor still running 60 s after its watched process went"
 for dir in "$data_dir" "$scratch"; do
