@@ -7,6 +7,8 @@
 // gates P1/P2/P3 with its own budgets, so every failure is attributed to its scenario.
 // The cluster is brought up once per ctest run by the CTest fixture (ctest/cluster_fixture.cmake);
 // a developer can keep one up with `aftershock-cluster up` and run a single scenario from the IDE.
+// A scenario starts only on a clean cluster (no fault in force) and holds the supervisor's fault
+// lease from SetUp to TearDown, so its faults are reverted by the supervisor if its process dies.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -44,18 +46,34 @@ class HaSuite : public fixtures::ResilienceScenario {
              << "), which brings one up";
     }
     client_->RenewLease();
+    // A clean cluster first: a fault left behind (by a killed scenario, whose lease the supervisor
+    // lets run out, or on purpose by the CLI) would be blamed on this scenario.
+    try {
+      const std::string dirty = cluster::WaitUntilClean(*client_, kLeftoverRevertWait);
+      if (!dirty.empty()) FAIL() << "refusing to start scenario " << config().name << ": " << dirty;
+    } catch (const std::exception& e) {
+      FAIL() << "cannot check that the cluster is clean: " << e.what();
+    }
     // Steady state before anything is injected: the most likely source of a confusing red build.
     try {
       client_->WaitSteady(seconds(180));
     } catch (const std::exception& e) {
       FAIL() << "the cluster never reached steady state: " << e.what();
     }
+    try {
+      fault_lease_ = std::make_unique<cluster::FaultLeaseHolder>(
+          *client_, cluster::FaultLeaseOptions{.holder = "ha_suite " + set_name() + "/" + config().name});
+    } catch (const std::exception& e) {
+      FAIL() << "cannot take the cluster's fault lease: " << e.what();
+    }
     target_ = std::make_unique<fixtures::PseudonymTarget>(client_->ReplicaAddresses());
     target_->EnsureNamespace(seconds(30));
   }
 
   void TearDown() override {
-    if (client_) {
+    // Only a scenario that got its fault lease may have applied anything; one refused for a dirty
+    // cluster leaves the faults it found to whoever holds them.
+    if (client_ && fault_lease_) {
       // Safety net: whatever a scenario did to the cluster is undone before the next one.
       for (const char* node : {"node-a", "node-b", "node-c"}) {
         try {
@@ -81,13 +99,22 @@ class HaSuite : public fixtures::ResilienceScenario {
           std::cerr << "aftershock: collecting cluster artifacts failed: " << e.what() << "\n";
         }
       }
+      if (!fault_lease_->last_error().empty()) {
+        std::cerr << "aftershock: the last fault lease renewal failed: " << fault_lease_->last_error() << "\n";
+      }
     }
+    fault_lease_.reset();  // released: anything still in force is reverted by the supervisor
     fixtures::ResilienceScenario::TearDown();
   }
 
   std::function<void()> Gate() { return fixtures::WaitSteadyGate(*client_, seconds(120)); }
 
+  // How long SetUp waits for the supervisor to revert faults that no lease holds any more (those of
+  // a killed scenario: its 5 s TTL plus the revert, strict synchronous replication being the slowest).
+  static constexpr seconds kLeftoverRevertWait{60};
+
   std::unique_ptr<cluster::ClusterClient> client_;
+  std::unique_ptr<cluster::FaultLeaseHolder> fault_lease_;
   std::unique_ptr<fixtures::PseudonymTarget> target_;
 };
 

@@ -122,6 +122,17 @@ TEST_F(ClusterCliTest, BadUsageExitsWithTwo) {
   EXPECT_EQ(Run({"replication", "maybe"}, seconds(10)).code, 2);
   EXPECT_EQ(Run({"replication", "sync", "--max-lag-bytes=5"}, seconds(10)).code, 2);
   EXPECT_EQ(Run({"replication-lag", "--latency-ms=100"}, seconds(10)).code, 2);
+  // Fault lease flags: a hold needs a unit and a fault that outlives the CLI; defects need a defect.
+  EXPECT_EQ(Run({"drain", "node-b", "--hold=5"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"drain", "node-b", "--hold=48h"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"replication", "sync", "--hold=1m"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"partition", "--seconds=3", "--hold=1m"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"defects"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"defects", "b", "--internal-rate=2"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"defects", "--clear", "--internal-rate=0.5"}, seconds(10)).code, 2);
+  const CliResult bad_hold = Run({"defects", "b", "--internal-rate=0.5", "--hold=soon"}, seconds(10));
+  EXPECT_NE(bad_hold.output.find("--hold needs a duration from 1s to 24h with a unit"), std::string::npos)
+      << bad_hold.output;
   const CliResult bad_mode = Run({"replication", "quorum"}, seconds(10));
   EXPECT_NE(bad_mode.output.find("replication takes sync or async, not 'quorum'"), std::string::npos)
       << bad_mode.output;

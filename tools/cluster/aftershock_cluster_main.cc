@@ -3,9 +3,14 @@
 //   aftershock-cluster up [--foreground] [--lease-minutes=N] [--state=PATH] [--store=auto|memory|postgres]
 //                         [--watch-pid=PID]
 //   aftershock-cluster status | down | kill-replica [NAME] | kill-primary | partition --seconds=N
-//                      | replication sync|async | replication-lag --latency-ms=N --seconds=S
-//   aftershock-cluster rolling-restart | drain NODE | uncordon NODE | collect DIR
+//                      | replication sync|async [--hold=D] | replication-lag --latency-ms=N --seconds=S
+//   aftershock-cluster rolling-restart | drain NODE [--hold=D] | uncordon NODE | collect DIR
+//   aftershock-cluster defects [REPLICA] --internal-rate=F ... [--hold=D] | defects --clear | release
 //
+// Every fault a verb leaves in place (async replication, a drain's cordon, defects) is held under
+// the supervisor's fault lease 'aftershock-cli' for --hold (default 10m): the supervisor reverts it
+// then, or at `release`. partition and replication-lag hold a renewing lease while they wait, so a
+// killed CLI's fault is reverted within seconds.
 // `up` daemonizes by default: the parent waits until the supervisor child reports steady state (or
 // its error) and exits 0 (1 on failure). The supervisor serves the control API on a unix socket next
 // to the state file, and stops everything on `down`, SIGINT/SIGTERM, or when the idle lease expires.
@@ -33,6 +38,9 @@
 #include <thread>
 #include <vector>
 
+#include <cmath>
+#include <cstdlib>
+
 #include "framework/cluster/control/cluster_client.h"
 #include "framework/cluster/control/cluster_control_service.h"
 #include "framework/cluster/control/internal/state_file.h"
@@ -49,6 +57,10 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr auto kUpTimeout = std::chrono::minutes(10);
 constexpr auto kDownTimeout = std::chrono::seconds(120);
+// The fault lease the CLI holds faults it leaves in place under.
+constexpr const char* kCliHolder = "aftershock-cli";
+constexpr std::chrono::milliseconds kDefaultHold = std::chrono::minutes(10);
+constexpr std::chrono::milliseconds kMaxHold = std::chrono::hours(24);
 
 const char kUsage[] =
     "usage: aftershock-cluster VERB [flags]\n"
@@ -59,14 +71,21 @@ const char kUsage[] =
     "  kill-replica [NAME]     SIGKILL replica NAME (a|b|c; random when omitted); it is restarted\n"
     "  kill-primary            kill the database primary (refused unless healthy); it rejoins\n"
     "  partition --seconds=N   blackhole every service -> database link for N s, then clear\n"
-    "  replication sync|async [--max-lag-bytes=N]\n"
+    "  replication sync|async [--max-lag-bytes=N] [--hold=D]\n"
     "                          Patroni's replication mode (async: maximum_lag_on_failover N, default 1 MiB)\n"
     "  replication-lag --latency-ms=N --seconds=S\n"
     "                          delay every replication link by N ms for S s, then clear\n"
     "  rolling-restart         restart the replicas one at a time\n"
-    "  drain NODE              cordon NODE (node-a|node-b|node-c) and evict its replica\n"
+    "  drain NODE [--hold=D]   cordon NODE (node-a|node-b|node-c) and evict its replica\n"
     "  uncordon NODE           uncordon NODE; its replica starts again\n"
+    "  defects [REPLICA] [--internal-rate=F] [--unavailable-rate=F] [--stall-rate=F --stall-ms=N]\n"
+    "          [--stall-until-ms=N] [--forget-fraction=F] [--non-idempotent] [--ack-before-commit] [--hold=D]\n"
+    "                          seeded TEST-ONLY defects on REPLICA (a|b|c; all when omitted)\n"
+    "  defects [REPLICA] --clear  no defects\n"
+    "  release                 end the CLI's fault lease: the supervisor reverts what it held within seconds\n"
     "  collect DIR             copy every log and a status snapshot into DIR\n"
+    "--hold=D (async, drain, defects): the fault lease 'aftershock-cli' holds the fault for D (e.g. 90s, 30m,\n"
+    "  2h; default 10m, at most 24h); then the supervisor reverts it (every fault it holds, once no lease is live)\n"
     "flags for every verb:\n"
     "  --state=PATH            state file (default $AFTERSHOCK_CLUSTER_STATE or /tmp/aftershock-cluster/state)\n";
 
@@ -93,6 +112,29 @@ std::optional<int> ParseNumber(const std::string& text) {
     if (c < '0' || c > '9') return std::nullopt;
   }
   return std::stoi(text);
+}
+
+// "250ms", "90s", "30m", "2h".
+std::optional<std::chrono::milliseconds> ParseDuration(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::optional<int> number = ParseNumber(text.substr(0, digits));
+  if (!number) return std::nullopt;
+  const std::string unit = text.substr(digits);
+  const std::int64_t n = *number;
+  if (unit == "ms") return std::chrono::milliseconds(n);
+  if (unit == "s") return std::chrono::milliseconds(n * 1000);
+  if (unit == "m") return std::chrono::milliseconds(n * 60000);
+  if (unit == "h") return std::chrono::milliseconds(n * 3600000);
+  return std::nullopt;
+}
+
+std::optional<double> ParseFraction(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == nullptr || *end != '\0' || !std::isfinite(value) || value < 0 || value > 1) return std::nullopt;
+  return value;
 }
 
 // ---- up ---------------------------------------------------------------------------------------
@@ -309,10 +351,23 @@ void PrintStatus(const v1::ClusterStatus& status) {
   const auto now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::cout << "lease expires in " << (status.lease_expires_unix_ms() - now_ms) / 1000 << " s\n";
+  const std::vector<std::string> faults = FaultsInForce(status);
+  std::cout << "faults in force: " << (faults.empty() ? "none (clean)" : "") << "\n";
+  for (const std::string& fault : faults) std::cout << "  " << fault << "\n";
+  for (const v1::FaultLeaseHold& hold : status.fault_lease_holders()) {
+    std::cout << "fault lease held by '" << hold.holder() << "' (ttl " << hold.ttl_ms() << " ms, expires in "
+              << std::max<std::int64_t>(0, hold.expires_unix_ms() - now_ms) / 1000 << " s)\n";
+  }
+  if (status.last_fault_lease_expiry().unix_ms() != 0) {
+    const v1::FaultLeaseExpiry& e = status.last_fault_lease_expiry();
+    std::cout << "last fault lease expiry " << (now_ms - e.unix_ms()) / 1000 << " s ago (" << status.fault_lease_expiries()
+              << " in all): " << e.reason() << "; reverted " << e.reverted() << "\n";
+  }
   for (const v1::Replica& r : status.replicas()) {
     std::cout << "replica " << r.name() << "  " << r.node() << " " << r.zone() << "  " << r.address() << "  pid "
               << r.pid() << "  " << (r.ready() ? "ready" : "NOT READY") << "  restarts " << r.restarts()
-              << (r.node_cordoned() ? "  (node cordoned)" : "") << "\n";
+              << (r.node_cordoned() ? "  (node cordoned)" : "")
+              << (r.defects().empty() ? "" : "  defects {" + r.defects() + "}") << "\n";
   }
   for (const v1::DatabaseMember& m : status.members()) {
     std::cout << "member " << m.name() << "  " << m.node() << "  " << (m.role().empty() ? "-" : m.role()) << "  "
@@ -349,18 +404,45 @@ int RunDown(const std::string& state_path) {
   return kExitOk;
 }
 
-// Waits `seconds` or until SIGINT/SIGTERM, so that the caller always lifts its fault, also on Ctrl-C.
-void HoldFault(int seconds) {
+// SIGINT/SIGTERM blocked in this thread and every thread it starts afterwards (the lease renewer).
+sigset_t BlockStopSignals() {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+// Waits `seconds` or until SIGINT/SIGTERM, so that the caller always lifts its fault, also on Ctrl-C.
+void HoldFault(int seconds) {
+  const sigset_t stop_signals = BlockStopSignals();
   timespec wait{seconds, 0};
   ::sigtimedwait(&stop_signals, nullptr, &wait);
 }
 
+std::string FormatDuration(std::chrono::milliseconds d) {
+  if (d.count() % 3600000 == 0) return std::to_string(d.count() / 3600000) + "h";
+  if (d.count() % 60000 == 0) return std::to_string(d.count() / 60000) + "m";
+  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + "s";
+  return std::to_string(d.count()) + "ms";
+}
+
+// Before a fault that outlives the CLI: the fault lease 'aftershock-cli' holds it for `hold`.
+void HoldForCli(ClusterClient& client, std::chrono::milliseconds hold) {
+  client.RenewFaultLease(kCliHolder, hold);
+  std::cout << "held by the fault lease '" << kCliHolder << "' for " << FormatDuration(hold)
+            << ": the supervisor reverts it then, or at `aftershock-cluster release`\n";
+}
+
+// For a fault the CLI lifts itself: a renewing lease while it waits, so a killed CLI's fault expires.
+std::unique_ptr<FaultLeaseHolder> HoldWhileRunning(ClusterClient& client, const std::string& verb) {
+  return std::make_unique<FaultLeaseHolder>(client, FaultLeaseOptions{.holder = std::string(kCliHolder) + " " + verb});
+}
+
 int RunPartition(ClusterClient& client, int seconds) {
+  BlockStopSignals();
+  const auto lease = HoldWhileRunning(client, "partition");
   v1::LinkFaults faults;
   faults.set_blackhole(true);
   std::cout << client.SetDatabaseLinkFaults("", faults).summary() << "\n";
@@ -370,6 +452,8 @@ int RunPartition(ClusterClient& client, int seconds) {
 }
 
 int RunReplicationLag(ClusterClient& client, int latency_ms, int seconds) {
+  BlockStopSignals();
+  const auto lease = HoldWhileRunning(client, "replication-lag");
   v1::LinkFaults faults;
   faults.set_latency_ms(static_cast<std::uint32_t>(latency_ms));
   std::cout << client.SetReplicationLinkFaults("", faults).summary() << "\n";
@@ -412,10 +496,16 @@ int Main(int argc, char** argv) {
       {"kill-replica", {{}, 0, 1}},
       {"kill-primary", {{}, 0, 0}},
       {"partition", {{"seconds"}, 0, 0}},
-      {"replication", {{"max-lag-bytes"}, 1, 1}},
+      {"replication", {{"max-lag-bytes", "hold"}, 1, 1}},
       {"replication-lag", {{"latency-ms", "seconds"}, 0, 0}},
       {"rolling-restart", {{}, 0, 0}},
-      {"drain", {{}, 1, 1}},
+      {"drain", {{"hold"}, 1, 1}},
+      {"defects",
+       {{"internal-rate", "unavailable-rate", "stall-rate", "stall-ms", "stall-until-ms", "forget-fraction",
+         "non-idempotent", "ack-before-commit", "clear", "hold"},
+        0,
+        1}},
+      {"release", {{}, 0, 0}},
       {"uncordon", {{}, 1, 1}},
       {"collect", {{}, 1, 1}},
   };
@@ -482,6 +572,52 @@ int Main(int argc, char** argv) {
       max_lag_bytes = *bytes;
     }
   }
+  std::chrono::milliseconds hold = kDefaultHold;
+  if (command.flags.count("hold")) {
+    if (command.verb == "replication" && arg != "async") return Usage("--hold applies to replication async only");
+    const std::optional<std::chrono::milliseconds> d = ParseDuration(command.flags["hold"]);
+    if (!d || d->count() < 1000 || *d > kMaxHold) {
+      return Usage("--hold needs a duration from 1s to 24h with a unit (e.g. 90s, 30m, 2h), not '" +
+                   command.flags["hold"] + "'");
+    }
+    hold = *d;
+  }
+  v1::ReplicaDefectsRequest defects;
+  if (command.verb == "defects") {
+    defects.set_replica(arg);
+    const bool clear = command.flags.count("clear") > 0;
+    for (const char* bare : {"clear", "non-idempotent", "ack-before-commit"}) {
+      if (command.flags.count(bare) && !command.flags[bare].empty()) return Usage(std::string("--") + bare + " takes no value");
+    }
+    if (clear && command.flags.size() - command.flags.count("state") > 1) {
+      return Usage("defects --clear takes no other flag");
+    }
+    const std::pair<const char*, void (v1::ReplicaDefectsRequest::*)(double)> fractions[] = {
+        {"internal-rate", &v1::ReplicaDefectsRequest::set_internal_rate},
+        {"unavailable-rate", &v1::ReplicaDefectsRequest::set_unavailable_rate},
+        {"stall-rate", &v1::ReplicaDefectsRequest::set_stall_rate},
+        {"forget-fraction", &v1::ReplicaDefectsRequest::set_forget_fraction}};
+    for (const auto& [name, setter] : fractions) {
+      if (!command.flags.count(name)) continue;
+      const std::optional<double> value = ParseFraction(command.flags[name]);
+      if (!value) return Usage(std::string("--") + name + " needs a fraction from 0 to 1, not '" + command.flags[name] + "'");
+      (defects.*setter)(*value);
+    }
+    const std::pair<const char*, void (v1::ReplicaDefectsRequest::*)(std::uint32_t)> times[] = {
+        {"stall-ms", &v1::ReplicaDefectsRequest::set_stall_ms},
+        {"stall-until-ms", &v1::ReplicaDefectsRequest::set_stall_until_ms_from_now}};
+    for (const auto& [name, setter] : times) {
+      if (!command.flags.count(name)) continue;
+      const std::optional<int> value = ParseNumber(command.flags[name]);
+      if (!value || *value < 1) return Usage(std::string("--") + name + " needs a whole number of ms >= 1");
+      (defects.*setter)(static_cast<std::uint32_t>(*value));
+    }
+    defects.set_non_idempotent(command.flags.count("non-idempotent") > 0);
+    defects.set_ack_before_commit(command.flags.count("ack-before-commit") > 0);
+    if (!clear && DefectsFromRequest(defects).ByteSizeLong() == 0) {
+      return Usage("defects needs at least one defect flag, or --clear");
+    }
+  }
   try {
     if (command.verb == "down") return RunDown(state_path);
     ClusterClient client = ClusterClient::Attach(state_path);
@@ -494,13 +630,21 @@ int Main(int argc, char** argv) {
     } else if (command.verb == "partition") {
       return RunPartition(client, *partition_seconds);
     } else if (command.verb == "replication") {
+      if (arg == "async") HoldForCli(client, hold);
       std::cout << client.SetReplicationMode(arg == "sync", max_lag_bytes).summary() << "\n";
     } else if (command.verb == "replication-lag") {
       return RunReplicationLag(client, *lag_latency_ms, *lag_seconds);
     } else if (command.verb == "rolling-restart") {
       std::cout << client.RollingRestart().summary() << "\n";
     } else if (command.verb == "drain") {
+      HoldForCli(client, hold);
       std::cout << client.Drain(arg).summary() << "\n";
+    } else if (command.verb == "defects") {
+      if (DefectsFromRequest(defects).ByteSizeLong() != 0) HoldForCli(client, hold);
+      std::cout << client.SetReplicaDefects(defects).summary() << "\n";
+    } else if (command.verb == "release") {
+      std::cout << client.ReleaseFaultLease(kCliHolder).summary()
+                << "; the supervisor reverts what no lease holds any more within a few seconds\n";
     } else if (command.verb == "uncordon") {
       std::cout << client.Uncordon(arg).summary() << "\n";
     } else if (command.verb == "collect") {

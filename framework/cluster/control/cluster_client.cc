@@ -1,5 +1,9 @@
 #include "framework/cluster/control/cluster_client.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+
 namespace aftershock::cluster {
 namespace {
 
@@ -161,6 +165,22 @@ v1::ActionResult ClusterClient::RenewLease(milliseconds lease) {
   return Call<v1::RenewLeaseRequest, v1::ActionResult>("RenewLease", &Stub::RenewLease, request, kShortCall);
 }
 
+v1::ActionResult ClusterClient::RenewFaultLease(const std::string& holder, milliseconds ttl) {
+  v1::FaultLeaseRequest request;
+  request.set_holder(holder);
+  request.set_ttl_ms(static_cast<std::uint32_t>(ttl.count()));
+  // Shorter than the TTL, so a hung renewal is retried before the lease runs out.
+  const milliseconds deadline = std::clamp(ttl / 2, milliseconds(200), kShortCall);
+  return Call<v1::FaultLeaseRequest, v1::ActionResult>("RenewFaultLease", &Stub::RenewFaultLease, request, deadline);
+}
+
+v1::ActionResult ClusterClient::ReleaseFaultLease(const std::string& holder) {
+  v1::FaultLeaseRequest request;
+  request.set_holder(holder);
+  return Call<v1::FaultLeaseRequest, v1::ActionResult>("ReleaseFaultLease", &Stub::ReleaseFaultLease, request,
+                                                       kShortCall);
+}
+
 v1::ActionResult ClusterClient::Shutdown() {
   return Call<v1::ShutdownRequest, v1::ActionResult>("Shutdown", &Stub::Shutdown, {}, kShortCall);
 }
@@ -172,6 +192,117 @@ std::vector<std::string> ClusterClient::ReplicaAddresses() {
   const v1::ClusterStatus status = Status();
   for (const v1::Replica& replica : status.replicas()) out.push_back(replica.address());
   return out;
+}
+
+FaultLeaseHolder::FaultLeaseHolder(const ClusterClient& client, FaultLeaseOptions options)
+    : client_(client), options_(std::move(options)) {
+  if (options_.ttl.count() <= 0 || options_.renew_every.count() <= 0 || options_.renew_every >= options_.ttl) {
+    throw std::invalid_argument("fault lease of '" + options_.holder + "': renew_every (" +
+                                std::to_string(options_.renew_every.count()) + " ms) must be > 0 and below the TTL (" +
+                                std::to_string(options_.ttl.count()) + " ms)");
+  }
+  holder_ = (options_.holder.empty() ? std::string("fault lease") : options_.holder) + " (pid " +
+            std::to_string(::getpid()) + ")";
+  client_.RenewFaultLease(holder_, options_.ttl);
+  renewer_ = std::thread([this] { RenewLoop(); });
+}
+
+FaultLeaseHolder::~FaultLeaseHolder() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  stop_cv_.notify_all();
+  if (renewer_.joinable()) renewer_.join();
+  try {
+    client_.ReleaseFaultLease(holder_);
+  } catch (const std::exception&) {
+    // The supervisor is gone or unreachable: its lease runs out by itself.
+  }
+}
+
+std::string FaultLeaseHolder::last_error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_error_;
+}
+
+void FaultLeaseHolder::RenewLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_cv_.wait_for(lock, options_.renew_every, [this] { return stop_; })) {
+    lock.unlock();
+    std::string error;
+    try {
+      client_.RenewFaultLease(holder_, options_.ttl);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    lock.lock();
+    last_error_ = error;
+  }
+}
+
+namespace {
+
+bool AnyLinkFault(const v1::LinkFaults& f) {
+  return f.latency_ms() != 0 || f.jitter_ms() != 0 || f.blackhole() || f.reset() || f.bandwidth_bytes_per_second() != 0;
+}
+
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> FaultsInForce(const v1::ClusterStatus& status) {
+  std::vector<std::string> found;
+  for (const v1::DatabaseMember& m : status.members()) {
+    if (AnyLinkFault(m.link_faults())) {
+      found.push_back("database link fault on " + m.name() + " {" + m.link_faults().ShortDebugString() + "}");
+    }
+    if (AnyLinkFault(m.replication_link_faults())) {
+      found.push_back("replication link fault on " + m.name() + " {" + m.replication_link_faults().ShortDebugString() +
+                      "}");
+    }
+  }
+  for (const v1::Replica& r : status.replicas()) {
+    if (!r.defects().empty()) found.push_back("defects on replica " + r.name() + " {" + r.defects() + "}");
+  }
+  if (status.replication() != "synchronous") {
+    found.push_back("replication is " + (status.replication().empty() ? std::string("unknown") : status.replication()) +
+                    ", not strict synchronous");
+  }
+  for (const v1::Replica& r : status.replicas()) {
+    if (r.node_cordoned()) found.push_back("node " + r.node() + " is cordoned");
+  }
+  return found;
+}
+
+std::string WaitUntilClean(ClusterClient& client, milliseconds expiry_wait) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + expiry_wait;
+  while (true) {
+    const v1::ClusterStatus status = client.Status();
+    const std::vector<std::string> found = FaultsInForce(status);
+    if (found.empty()) return "";
+    std::vector<std::string> holders;
+    const auto now_ms =
+        std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    for (const v1::FaultLeaseHold& hold : status.fault_lease_holders()) {
+      holders.push_back("'" + hold.holder() + "' (expires in " +
+                        std::to_string(std::max<std::int64_t>(0, hold.expires_unix_ms() - now_ms) / 1000) + " s)");
+    }
+    const bool held = !holders.empty();
+    if (held || Clock::now() >= deadline) {
+      return "the cluster is not clean: " + Joined(found) +
+             (held ? "; held by the fault lease of " + Joined(holders)
+                   : "; no fault lease holds it, but the supervisor did not revert it within " +
+                         std::to_string(expiry_wait.count()) + " ms (see its log)") +
+             ". Revert it (aftershock-cluster release, or the verbs of docs/cluster.md) before running a scenario";
+    }
+    std::this_thread::sleep_for(milliseconds(250));
+  }
 }
 
 }  // namespace aftershock::cluster

@@ -10,15 +10,26 @@
 //   std::vector<std::string> targets = cluster.ReplicaAddresses();   // "127.0.0.1:PORT" each
 //   cluster.KillReplica("b");
 //   v1::ClusterStatus status = cluster.Status();
+//
+// FaultLeaseHolder holds the supervisor's fault lease while it lives (a renewer thread), so every
+// fault applied meanwhile is reverted by the supervisor within seconds if this process dies;
+// FaultsInForce / WaitUntilClean are the clean check a scenario runs before it starts:
+//
+//   if (std::string dirty = WaitUntilClean(cluster, std::chrono::seconds(20)); !dirty.empty()) FAIL() << dirty;
+//   FaultLeaseHolder lease(cluster, {.holder = "ha_suite db-partition"});   // renews every 1 s, TTL 5 s
+//   cluster.SetDatabaseLinkFaults("", blackhole);
 #ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_CLUSTER_CLIENT_H_
 #define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_CLUSTER_CLIENT_H_
 
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "framework/cluster/control/cluster_control.grpc.pb.h"
@@ -61,6 +72,9 @@ class ClusterClient {
   v1::ActionResult CollectArtifacts(const std::string& directory);
   // 0 keeps the supervisor's lease length.
   v1::ActionResult RenewLease(std::chrono::milliseconds lease = std::chrono::milliseconds(0));
+  // The fault lease (see cluster_control.proto); FaultLeaseHolder renews it for you.
+  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl);
+  v1::ActionResult ReleaseFaultLease(const std::string& holder);
   v1::ActionResult Shutdown();
 
   // "127.0.0.1:PORT" of replicas a, b, c (stable across restarts).
@@ -79,6 +93,48 @@ class ClusterClient {
   internal::ClusterStateFile state_;
   std::shared_ptr<v1::ClusterControl::Stub> stub_;
 };
+
+struct FaultLeaseOptions {
+  // Names the holder in the supervisor's log and Status; " (pid N)" is appended.
+  std::string holder;
+  std::chrono::milliseconds ttl{5000};
+  std::chrono::milliseconds renew_every{1000};
+};
+
+// Holds the fault lease from construction (the first renewal is synchronous and throws
+// ClusterClientError) to destruction (released: whatever is still in force is reverted by the
+// supervisor at once). A renewal that fails is retried at the next tick; last_error() names it.
+class FaultLeaseHolder {
+ public:
+  FaultLeaseHolder(const ClusterClient& client, FaultLeaseOptions options);
+  ~FaultLeaseHolder();
+  FaultLeaseHolder(const FaultLeaseHolder&) = delete;
+  FaultLeaseHolder& operator=(const FaultLeaseHolder&) = delete;
+
+  const std::string& holder() const { return holder_; }
+  std::string last_error() const;
+
+ private:
+  void RenewLoop();
+
+  ClusterClient client_;
+  FaultLeaseOptions options_;
+  std::string holder_;
+  mutable std::mutex mu_;
+  std::condition_variable stop_cv_;
+  bool stop_ = false;
+  std::string last_error_;
+  std::thread renewer_;
+};
+
+// What keeps the cluster from being clean, one entry each: a database or replication link fault, a
+// replica defect, replication that is not strict synchronous, a cordoned node. Empty: clean.
+std::vector<std::string> FaultsInForce(const v1::ClusterStatus& status);
+
+// "" when the cluster is clean. While faults are in force that no fault lease holds any more, waits
+// up to `expiry_wait` for the supervisor to revert them; faults a live lease holds are reported at
+// once. Otherwise a sentence naming every fault found and who holds them.
+std::string WaitUntilClean(ClusterClient& client, std::chrono::milliseconds expiry_wait);
 
 }  // namespace aftershock::cluster
 

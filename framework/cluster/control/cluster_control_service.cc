@@ -111,6 +111,16 @@ grpc::Status ClusterControlService::RenewLease(grpc::ServerContext*, const v1::R
   return Run([&] { *out = cluster_.RenewLease(milliseconds(request->lease_ms())); });
 }
 
+grpc::Status ClusterControlService::RenewFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest* request,
+                                                    v1::ActionResult* out) {
+  return Run([&] { *out = cluster_.RenewFaultLease(request->holder(), milliseconds(request->ttl_ms())); });
+}
+
+grpc::Status ClusterControlService::ReleaseFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest* request,
+                                                      v1::ActionResult* out) {
+  return Run([&] { *out = cluster_.ReleaseFaultLease(request->holder()); });
+}
+
 grpc::Status ClusterControlService::Shutdown(grpc::ServerContext*, const v1::ShutdownRequest*, v1::ActionResult* out) {
   const auto now = std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch());
   out->set_summary("shutting down: stopping every process the supervisor started");

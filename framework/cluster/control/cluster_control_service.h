@@ -44,6 +44,8 @@ class ClusterControlService final : public v1::ClusterControl::Service {
   grpc::Status SetReplicaDefects(grpc::ServerContext*, const v1::ReplicaDefectsRequest*, v1::ActionResult*) override;
   grpc::Status CollectArtifacts(grpc::ServerContext*, const v1::CollectArtifactsRequest*, v1::ActionResult*) override;
   grpc::Status RenewLease(grpc::ServerContext*, const v1::RenewLeaseRequest*, v1::ActionResult*) override;
+  grpc::Status RenewFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest*, v1::ActionResult*) override;
+  grpc::Status ReleaseFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest*, v1::ActionResult*) override;
   grpc::Status Shutdown(grpc::ServerContext*, const v1::ShutdownRequest*, v1::ActionResult*) override;
 
  private:

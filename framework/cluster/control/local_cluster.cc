@@ -16,10 +16,12 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "fixtures/targets/pseudonym/pseudonym_process.h"
 #include "fixtures/targets/pseudonym/test_control_client.h"
+#include "framework/cluster/control/internal/fault_lease.h"
 #include "framework/cluster/control/internal/health_probe.h"
 #include "framework/cluster/control/internal/janitor.h"
 #include "framework/cluster/internal/free_ports.h"
@@ -48,6 +50,16 @@ std::int64_t UnixMs() {
 }
 
 std::string Ms(milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
+
+bool AnyFault(const ProxyFaults& f) {
+  return f.latency.count() != 0 || f.jitter.count() != 0 || f.blackhole || f.reset || f.bandwidth_bytes_per_second != 0;
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
+}
 
 v1::ActionResult Result(std::int64_t started, const std::string& target, const std::string& summary) {
   v1::ActionResult result;
@@ -102,6 +114,10 @@ struct ReplicaSlot {
   Clock::time_point restart_due{};
   milliseconds backoff{0};
   std::optional<int> last_exit_code;
+  // The defects the supervisor set on the current process ("" none); a stall-only defect ends at
+  // defects_until by itself.
+  std::string defects;
+  std::optional<Clock::time_point> defects_until;
 
   std::string address() const { return "127.0.0.1:" + std::to_string(port); }
   pid_t pid() const { return child ? child->pid() : 0; }
@@ -134,6 +150,8 @@ class LocalClusterImpl {
   v1::ActionResult RenewLease(milliseconds lease);
   void Touch();
   bool LeaseExpired() const;
+  v1::ActionResult RenewFaultLease(const std::string& holder, milliseconds ttl);
+  v1::ActionResult ReleaseFaultLease(const std::string& holder);
 
   std::vector<std::pair<std::string, std::string>> Replicas() const;
   std::string ConnectionString() const { return conninfo_; }
@@ -162,6 +180,13 @@ class LocalClusterImpl {
   v1::ActionResult SetLinkFaults(std::vector<std::unique_ptr<FaultProxy>>& proxies, const char* what,
                                  const std::string& member, const ProxyFaults& faults);
   std::string ReplicaLogTail(const ReplicaSlot& slot) const;
+  // The fault lease's thread: reverts every fault in force once no holder is live.
+  void FaultLeaseLoop();
+  // False when a revert step failed (retried later).
+  bool RevertHeldFaults(const FaultLease::Due& due);
+  static bool DefectsInForce(const ReplicaSlot& slot, Clock::time_point now) {
+    return !slot.defects.empty() && (!slot.defects_until || now < *slot.defects_until);
+  }
 
   LocalClusterOptions options_;
   std::string work_dir_;
@@ -199,6 +224,13 @@ class LocalClusterImpl {
 
   // Serializes the disruptive actions (rolling restart, drain, uncordon).
   std::mutex action_mu_;
+
+  // The fault lease and its thread.
+  FaultLease fault_lease_;
+  std::thread fault_lease_thread_;
+  std::mutex fault_lease_mu_;
+  std::condition_variable fault_lease_cv_;
+  bool fault_lease_exit_ = false;
 
   std::optional<process::ChildProcess> janitor_;
   bool stopped_ = false;
@@ -275,6 +307,8 @@ void LocalClusterImpl::StartReplicaLocked(ReplicaSlot& slot) {
   slot.last_pid = slot.child->pid();
   slot.ready = false;
   slot.probe_failures = 0;
+  slot.defects.clear();  // a new process starts without defects
+  slot.defects_until.reset();
 }
 
 void LocalClusterImpl::Reconcile() {
@@ -581,6 +615,97 @@ void LocalClusterImpl::Start() {
   // 5. Steady state as a whole.
   WaitSteady(milliseconds(std::chrono::seconds(60)));
   started_unix_ms_ = UnixMs();
+
+  // 6. From now on faults can be applied: the fault lease's dead-man's switch.
+  fault_lease_thread_ = std::thread([this] { FaultLeaseLoop(); });
+}
+
+void LocalClusterImpl::FaultLeaseLoop() {
+  auto next_attempt = Clock::now();
+  std::unique_lock<std::mutex> lock(fault_lease_mu_);
+  while (!fault_lease_exit_) {
+    fault_lease_cv_.wait_for(lock, options_.fault_lease_check);
+    if (fault_lease_exit_) break;
+    if (Clock::now() < next_attempt) continue;
+    const std::optional<FaultLease::Due> due = fault_lease_.DueForRevert();
+    if (!due) continue;
+    lock.unlock();
+    bool reverted = false;
+    try {
+      reverted = RevertHeldFaults(*due);
+    } catch (const std::exception& e) {
+      std::cerr << "[cluster] fault lease: revert failed: " << e.what() << "\n";
+    }
+    lock.lock();
+    // A failed step is retried, not hammered.
+    if (!reverted) next_attempt = Clock::now() + milliseconds(5000);
+  }
+}
+
+bool LocalClusterImpl::RevertHeldFaults(const FaultLease::Due& due) {
+  std::vector<std::string> db_links, replication_links;
+  bool asynchronous = false;
+  {
+    std::lock_guard<std::mutex> lock(db_mu_);
+    for (std::size_t i = 0; i < proxies_.size() && i < member_names_.size(); ++i) {
+      if (AnyFault(proxies_[i]->faults())) {
+        db_links.push_back("pg-" + member_names_[i] + " {" + ProxyFaultsToProto(proxies_[i]->faults()).ShortDebugString() + "}");
+      }
+    }
+    for (std::size_t i = 0; i < replication_proxies_.size() && i < member_names_.size(); ++i) {
+      if (AnyFault(replication_proxies_[i]->faults())) {
+        replication_links.push_back("pg-" + member_names_[i] + " {" +
+                                    ProxyFaultsToProto(replication_proxies_[i]->faults()).ShortDebugString() + "}");
+      }
+    }
+    asynchronous = db_ && !db_->Synchronous();
+  }
+  std::vector<std::pair<std::string, std::string>> defects;  // replica, defects
+  std::vector<std::string> cordoned;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto now = Clock::now();
+    for (const ReplicaSlot& slot : slots_) {
+      if (slot.child && DefectsInForce(slot, now)) defects.emplace_back(slot.name, slot.defects);
+      if (slot.cordoned) cordoned.push_back(slot.node);
+    }
+  }
+  std::vector<std::string> reverted, errors;
+  const auto attempt = [&](const std::string& what, const std::function<void()>& revert) {
+    try {
+      revert();
+      reverted.push_back(what);
+    } catch (const std::exception& e) {
+      errors.push_back(what + ": " + e.what());
+    }
+  };
+  if (!db_links.empty()) {
+    attempt("database link faults on " + Join(db_links, ", "), [&] { ClearDatabaseLinkFaults(); });
+  }
+  if (!replication_links.empty()) {
+    attempt("replication link faults on " + Join(replication_links, ", "), [&] { ClearReplicationLinkFaults(); });
+  }
+  for (const auto& [name, text] : defects) {
+    attempt("defects on replica " + name + " {" + text + "}", [&] { SetReplicaDefects(name, {}); });
+  }
+  if (asynchronous) {
+    attempt("asynchronous replication (strict synchronous again)", [&] { SetReplicationMode(true, 0); });
+  }
+  for (const std::string& node : cordoned) attempt("cordon of " + node, [&] { Uncordon(node); });
+
+  const std::string summary = Join(reverted, "; ");
+  if (!errors.empty()) {
+    std::cerr << "[cluster] fault lease: " << due.reason << "; reverted: " << (summary.empty() ? "-" : summary)
+              << "; FAILED: " << Join(errors, "; ") << " (retrying in 5 s)\n";
+    return false;
+  }
+  if (summary.empty()) {
+    std::cerr << "[cluster] fault lease: " << due.reason << "; no fault was in force\n";
+  } else {
+    std::cerr << "[cluster] fault lease: " << due.reason << "; reverted " << summary << "\n";
+  }
+  fault_lease_.Reverted(due.generation, due.reason, summary, UnixMs());
+  return true;
 }
 
 void LocalClusterImpl::Stop() {
@@ -595,13 +720,23 @@ void LocalClusterImpl::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
     reconcile_ = false;
+  }
+  changed_.notify_all();
+  // 0. The fault lease's thread (a revert in progress gives up: the cluster is stopping).
+  {
+    std::lock_guard<std::mutex> lock(fault_lease_mu_);
+    fault_lease_exit_ = true;
+  }
+  fault_lease_cv_.notify_all();
+  if (fault_lease_thread_.joinable()) fault_lease_thread_.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
     for (ReplicaSlot& slot : slots_) {
       if (slot.child) replicas.push_back(std::move(*slot.child));
       slot.child.reset();
       slot.ready = false;
     }
   }
-  changed_.notify_all();
   for (auto& child : replicas) child.Signal(SIGTERM);
   for (auto& child : replicas) child.Stop(grace);
   replicas.clear();
@@ -699,6 +834,7 @@ v1::ClusterStatus LocalClusterImpl::Status() {
       out->set_ready(slot.ready);
       out->set_restarts(slot.restarts);
       out->set_node_cordoned(slot.cordoned);
+      if (slot.child && DefectsInForce(slot, Clock::now())) out->set_defects(slot.defects);
       if (!slot.ready && !slot.cordoned) {
         reasons += (reasons.empty() ? "" : "; ") + std::string("replica ") + slot.name + " not ready" +
                    (slot.child ? "" : " (not running)");
@@ -717,6 +853,19 @@ v1::ClusterStatus LocalClusterImpl::Status() {
   status.set_started_unix_ms(started_unix_ms_);
   status.set_replica_store(store_);
   status.set_supervisor_pid(::getpid());
+  const std::int64_t now_ms = UnixMs();
+  for (const FaultLease::Holder& holder : fault_lease_.LiveHolders()) {
+    v1::FaultLeaseHold* out = status.add_fault_lease_holders();
+    out->set_holder(holder.name);
+    out->set_ttl_ms(static_cast<std::uint32_t>(holder.ttl.count()));
+    out->set_expires_unix_ms(now_ms + holder.remaining.count());
+  }
+  if (const std::optional<FaultLease::Expiry> expiry = fault_lease_.LastExpiry()) {
+    status.mutable_last_fault_lease_expiry()->set_unix_ms(expiry->unix_ms);
+    status.mutable_last_fault_lease_expiry()->set_reason(expiry->reason);
+    status.mutable_last_fault_lease_expiry()->set_reverted(expiry->reverted);
+  }
+  status.set_fault_lease_expiries(fault_lease_.Expiries());
   return status;
 }
 
@@ -787,6 +936,7 @@ v1::ActionResult LocalClusterImpl::SetLinkFaults(std::vector<std::unique_ptr<Fau
   const std::int64_t started = UnixMs();
   const std::string key = MemberKey(member);
   std::string targets;
+  if (AnyFault(faults)) fault_lease_.FaultApplied(options_.unheld_fault_hold);
   for (std::size_t i = 0; i < proxies.size() && i < member_names_.size(); ++i) {
     if (!key.empty() && member_names_[i] != key) continue;
     proxies[i]->SetFaults(faults);
@@ -827,6 +977,7 @@ v1::ActionResult LocalClusterImpl::SetReplicationMode(bool synchronous, std::int
   const std::int64_t started = UnixMs();
   std::lock_guard<std::mutex> lock(db_mu_);
   if (!db_) throw ClusterError(grpc::StatusCode::UNAVAILABLE, "the database is not running");
+  if (!synchronous) fault_lease_.FaultApplied(options_.unheld_fault_hold);
   try {
     db_->SetReplicationMode(synchronous, maximum_lag_on_failover_bytes, std::chrono::seconds(60));
   } catch (const std::exception& e) {
@@ -887,6 +1038,7 @@ v1::ActionResult LocalClusterImpl::Drain(const std::string& node, milliseconds t
   const auto deadline = Clock::now() + timeout;
   std::unique_lock<std::mutex> lock(mu_);
   ReplicaSlot& slot = SlotByNode(node);
+  fault_lease_.FaultApplied(options_.unheld_fault_hold);
   slot.cordoned = true;
   slot.start_now = false;
   slot.crash_pending = false;
@@ -944,12 +1096,29 @@ v1::ActionResult LocalClusterImpl::SetReplicaDefects(const std::string& replica,
       targets.emplace_back(slot.name, slot.address());
     }
   }
+  const bool any = defects.ByteSizeLong() != 0;
+  if (any) fault_lease_.FaultApplied(options_.unheld_fault_hold);
+  // A stall-only defect ends by itself.
+  pseudonym::v1::Defects without_stall = defects;
+  without_stall.clear_stall_until_ms_from_now();
+  std::optional<Clock::time_point> until;
+  if (without_stall.ByteSizeLong() == 0 && defects.stall_until_ms_from_now() > 0) {
+    until = Clock::now() + milliseconds(defects.stall_until_ms_from_now());
+  }
   std::string names;
   for (const auto& [name, address] : targets) {
     try {
       pseudonym::TestControlClient(address).SetDefects(defects);
     } catch (const std::exception& e) {
       throw ClusterError(grpc::StatusCode::UNAVAILABLE, "replica " + name + ": " + e.what());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (ReplicaSlot& slot : slots_) {
+        if (slot.name != name || !slot.child || slot.address() != address) continue;
+        slot.defects = any ? defects.ShortDebugString() : "";
+        slot.defects_until = until;
+      }
     }
     names += (names.empty() ? "" : ",") + name;
   }
@@ -1004,6 +1173,25 @@ v1::ActionResult LocalClusterImpl::RenewLease(milliseconds lease) {
   if (lease.count() > 0) lease_ = lease;
   lease_expires_ = Clock::now() + lease_;
   return Result(started, "lease", "lease renewed for " + Ms(lease_));
+}
+
+v1::ActionResult LocalClusterImpl::RenewFaultLease(const std::string& holder, milliseconds ttl) {
+  const std::int64_t started = UnixMs();
+  try {
+    fault_lease_.Renew(holder, ttl);
+  } catch (const std::invalid_argument& e) {
+    throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT, e.what());
+  }
+  return Result(started, holder, "fault lease of '" + holder + "' renewed for " + Ms(ttl));
+}
+
+v1::ActionResult LocalClusterImpl::ReleaseFaultLease(const std::string& holder) {
+  const std::int64_t started = UnixMs();
+  const bool held = fault_lease_.Release(holder);
+  if (held) std::cerr << "[cluster] fault lease of '" << holder << "' released\n";
+  fault_lease_cv_.notify_all();
+  return Result(started, holder,
+                held ? "fault lease of '" + holder + "' released" : "'" + holder + "' held no fault lease");
 }
 
 void LocalClusterImpl::Touch() {
@@ -1074,6 +1262,10 @@ v1::ActionResult LocalCluster::CollectArtifacts(const std::string& directory) {
 }
 v1::ActionResult LocalCluster::RenewLease(std::chrono::milliseconds lease) { return impl_->RenewLease(lease); }
 void LocalCluster::Touch() { impl_->Touch(); }
+v1::ActionResult LocalCluster::RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl) {
+  return impl_->RenewFaultLease(holder, ttl);
+}
+v1::ActionResult LocalCluster::ReleaseFaultLease(const std::string& holder) { return impl_->ReleaseFaultLease(holder); }
 bool LocalCluster::LeaseExpired() const { return impl_->LeaseExpired(); }
 std::vector<std::pair<std::string, std::string>> LocalCluster::Replicas() const { return impl_->Replicas(); }
 std::vector<std::string> LocalCluster::ReplicaAddresses() const {

@@ -77,6 +77,11 @@ struct LocalClusterOptions {
   std::chrono::milliseconds member_rejoin_delay{2000};
   // Idle lease: renewed by RenewLease and Touch(); the owner of the LocalCluster acts on LeaseExpired().
   std::chrono::milliseconds lease{std::chrono::minutes(30)};
+  // Fault lease (separate from the idle lease): once no holder renews it, every fault in force is
+  // reverted. A fault applied while no fault lease is held is held for `unheld_fault_hold`; expiry
+  // is checked every `fault_lease_check` (a mutex and a map lookup; the revert runs on its own thread).
+  std::chrono::milliseconds unheld_fault_hold{std::chrono::minutes(2)};
+  std::chrono::milliseconds fault_lease_check{250};
   // The supervisor's own log, copied by CollectArtifacts when set.
   std::string supervisor_log_path;
   // A detached shell janitor that, if this process dies without Stop() (SIGKILL), kills the
@@ -131,6 +136,12 @@ class LocalCluster {
   v1::ActionResult RenewLease(std::chrono::milliseconds lease);
   // Renews the lease (any RPC counts as activity).
   void Touch();
+  // The fault lease of `holder` (INVALID_ARGUMENT for an empty name or ttl 0), and its release.
+  // When no holder is live any more, a background thread reverts every fault in force (link and
+  // replication-link faults cleared, defects cleared, strict synchronous replication, every node
+  // uncordoned), logs it, and reports it in Status().last_fault_lease_expiry.
+  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl);
+  v1::ActionResult ReleaseFaultLease(const std::string& holder);
   bool LeaseExpired() const;
 
   // (name, "127.0.0.1:PORT") of a, b, c; stable across restarts.

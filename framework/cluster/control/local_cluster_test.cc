@@ -437,6 +437,94 @@ TEST_F(LocalClusterTest, CollectArtifactsWritesLogsAndStatus) {
   fs::remove_all(dir);
 }
 
+// The dead-man's switch: a holder applies every kind of fault the supervisor holds, then stops
+// renewing (as a SIGKILLed scenario does); the supervisor reverts all of them by itself.
+TEST_F(LocalClusterTest, FaultsUnderALeaseThatIsNotRenewedAreRevertedBySupervisor) {
+  const std::string holder = "local_cluster_test (pid " + std::to_string(::getpid()) + ")";
+  const milliseconds ttl(3000);
+  const std::uint32_t expiries_before = client().Status().fault_lease_expiries();
+  // Renewed before each step (the slow ones first), as a live scenario would.
+  client().RenewFaultLease(holder, seconds(60));
+  client().Drain("node-b", seconds(60), seconds(5));
+  client().SetReplicationMode(false, 0);
+  client().RenewFaultLease(holder, ttl);
+  v1::LinkFaults slow;
+  slow.set_latency_ms(30);
+  client().SetDatabaseLinkFaults("pg-a", slow);
+  client().SetReplicationLinkFaults("pg-c", slow);
+  v1::ReplicaDefectsRequest defects;
+  defects.set_replica("c");
+  defects.set_internal_rate(0.1);
+  client().SetReplicaDefects(defects);
+  client().RenewFaultLease(holder, ttl);
+  v1::ClusterStatus status = client().Status();
+  const std::vector<std::string> applied = FaultsInForce(status);
+  ASSERT_EQ(applied.size(), 5u) << ::testing::PrintToString(applied);
+  ASSERT_EQ(status.fault_lease_holders_size(), 1);
+  EXPECT_EQ(status.fault_lease_holders(0).holder(), holder);
+
+  // Not renewed any more: gone within the TTL plus the revert (strict synchronous replication and
+  // the uncordoned replica's readiness are the slow parts); the bound is generous on purpose.
+  const auto stopped_renewing = Clock::now();
+  // (The record comes once the revert is done: the uncordoned replica ready again.)
+  status = PollUntil(seconds(90), [&](const v1::ClusterStatus& s) {
+    return FaultsInForce(s).empty() && s.fault_lease_expiries() > expiries_before;
+  });
+  const double took = std::chrono::duration<double>(Clock::now() - stopped_renewing).count();
+  std::cerr << "[test] every fault reverted " << took << " s after the last renewal\n";
+  EXPECT_TRUE(FaultsInForce(status).empty()) << ::testing::PrintToString(FaultsInForce(status));
+  EXPECT_EQ(status.fault_lease_holders_size(), 0);
+  EXPECT_EQ(status.fault_lease_expiries(), expiries_before + 1);
+  const v1::FaultLeaseExpiry& expiry = status.last_fault_lease_expiry();
+  EXPECT_NE(expiry.reason().find("'" + holder + "' not renewed within its TTL of 3000 ms"), std::string::npos)
+      << expiry.reason();
+  for (const char* what : {"database link faults on pg-a", "replication link faults on pg-c", "defects on replica c",
+                           "asynchronous replication", "cordon of node-b"}) {
+    EXPECT_NE(expiry.reverted().find(what), std::string::npos) << what << " not in: " << expiry.reverted();
+  }
+  EXPECT_DOUBLE_EQ(pseudonym::TestControlClient(ReplicaNamed(status, "c").address()).GetDefects().internal_rate(), 0.0);
+  status = client().WaitSteady(seconds(60));
+  EXPECT_EQ(status.replication(), "synchronous");
+  EXPECT_TRUE(ReplicaNamed(status, "b").ready());
+}
+
+TEST_F(LocalClusterTest, AFaultLeaseHolderKeepsFaultsPastItsTtlAndItsReleaseRevertsThem) {
+  v1::LinkFaults slow;
+  slow.set_latency_ms(20);
+  std::string holder;
+  {
+    FaultLeaseHolder lease(client(), {.holder = "local_cluster_test holder", .ttl = milliseconds(1500),
+                                      .renew_every = milliseconds(300)});
+    holder = lease.holder();
+    client().SetDatabaseLinkFaults("pg-c", slow);
+    std::this_thread::sleep_for(seconds(5));  // more than three TTLs
+    const v1::ClusterStatus status = client().Status();
+    EXPECT_EQ(MemberNamed(status, "pg-c").link_faults().latency_ms(), 20u) << "reverted while renewed";
+    ASSERT_EQ(status.fault_lease_holders_size(), 1);
+    EXPECT_EQ(status.fault_lease_holders(0).holder(), holder);
+    EXPECT_EQ(lease.last_error(), "");
+  }
+  const v1::ClusterStatus status = PollUntil(seconds(30), [&](const v1::ClusterStatus& s) {
+    return FaultsInForce(s).empty() && s.last_fault_lease_expiry().reason().find(holder) != std::string::npos;
+  });
+  EXPECT_TRUE(FaultsInForce(status).empty()) << ::testing::PrintToString(FaultsInForce(status));
+  EXPECT_EQ(status.last_fault_lease_expiry().reason(), "fault lease of '" + holder + "' released");
+  EXPECT_NE(status.last_fault_lease_expiry().reverted().find("database link faults on pg-c"), std::string::npos)
+      << status.last_fault_lease_expiry().reverted();
+}
+
+TEST_F(LocalClusterTest, AFaultAppliedWithoutALeaseIsHeldByTheImplicitHolder) {
+  v1::LinkFaults slow;
+  slow.set_latency_ms(10);
+  client().SetDatabaseLinkFaults("pg-b", slow);
+  v1::ClusterStatus status = client().Status();
+  ASSERT_EQ(status.fault_lease_holders_size(), 1);
+  EXPECT_EQ(status.fault_lease_holders(0).holder(), "faults applied without a fault lease");
+  EXPECT_GT(status.fault_lease_holders(0).expires_unix_ms(), NowUnixMs() + 60000) << "held for the unheld time (2 min)";
+  client().ClearDatabaseLinkFaults();
+  EXPECT_TRUE(FaultsInForce(client().Status()).empty());
+}
+
 TEST_F(LocalClusterTest, RenewLeaseMovesTheExpiry) {
   client().RenewLease(std::chrono::minutes(20));
   const std::int64_t expires = client().Status().lease_expires_unix_ms();
