@@ -1,7 +1,7 @@
 // The local cluster end to end: database, proxies and replicas, driven through the control API.
 //
-// One cluster serves every case: under ctest it is the one the local_cluster_fixture brought up
-// (AFTERSHOCK_CLUSTER_STATE names it); run directly, SetUpTestSuite starts one in-process and serves
+// One cluster serves every case: under ctest it is the one ctest/with_local_cluster.cmake brought up for
+// this one test (AFTERSHOCK_CLUSTER_STATE names it); run directly, SetUpTestSuite starts one in-process and serves
 // it on a temporary socket. Each case starts from steady state.
 #include <gtest/gtest.h>
 #include <signal.h>
