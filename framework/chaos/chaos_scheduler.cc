@@ -1,6 +1,7 @@
 #include "framework/chaos/chaos_scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace aftershock::chaos {
@@ -48,30 +49,25 @@ void ChaosScheduler::Loop() {
     if (plan_[i].duration.count() > 0) steps.push_back({clock_.start() + plan_[i].at + plan_[i].duration, i, false});
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.when < b.when; });
-  for (const Step& step : steps) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const Step& step = steps[s];
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait_until(lock, step.when, [this] { return abort_; });
       if (abort_) break;
     }
-    Fault& fault = *plan_[step.index].fault;
+    const TimedFault& timed = plan_[step.index];
+    Fault& fault = *timed.fault;
+    // A confirmation never holds up the next step (a fault's own revert, or the next fault).
+    const Clock::time_point next_step = s + 1 < steps.size() ? steps[s + 1].when : Clock::time_point::max();
     try {
-      if (step.apply && plan_[step.index].repeat_pause.count() > 0) {
+      if (step.apply && timed.repeat_pause.count() > 0) {
         RunRounds(step.index);
       } else if (step.apply) {
-        if (plan_[step.index].gate) plan_[step.index].gate();
-        ApplyOnce(step.index);
+        if (timed.gate) timed.gate();
+        ApplyOnce(step.index, std::min(Clock::now() + timed.confirm_timeout, next_step));
       } else {
-        bool was_applied;
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          was_applied = applied_[step.index];
-          applied_[step.index] = false;
-        }
-        if (was_applied) {
-          fault.Revert();
-          timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
-        }
+        RevertAndConfirm(step.index, std::min(Clock::now() + timed.confirm_timeout, next_step));
       }
     } catch (const std::exception& e) {
       const std::string message =
@@ -86,18 +82,76 @@ void ChaosScheduler::Loop() {
   cv_.notify_all();
 }
 
-void ChaosScheduler::ApplyOnce(std::size_t index) {
+void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by) {
   Fault& fault = *plan_[index].fault;
   const bool after = fault.record_after_apply();
   // An instantaneous fault (a kill) is an "action": its span is that moment, recovery counts from it.
   const char* event = plan_[index].duration.count() > 0 ? "apply" : "action";
-  if (!after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
+  const Clock::time_point applied_at = Clock::now();
+  if (!after) timeline_.Record(applied_at, event, fault.name(), fault.detail());
   {
     std::lock_guard<std::mutex> lock(mu_);
     applied_[index] = plan_[index].duration.count() > 0;
+    ++rounds_[fault.name()];
   }
   fault.Apply();
   if (after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
+  Confirm(index, false, applied_at, confirm_by);
+}
+
+void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confirm_by) {
+  bool was_applied;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    was_applied = applied_[index];
+    applied_[index] = false;
+  }
+  if (!was_applied) return;
+  Fault& fault = *plan_[index].fault;
+  const Clock::time_point reverted_at = Clock::now();
+  fault.Revert();
+  timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
+  Confirm(index, true, reverted_at, std::max(confirm_by, Clock::now()));
+}
+
+void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline) {
+  Fault& fault = *plan_[index].fault;
+  Confirmation c;
+  try {
+    c = revert ? fault.ConfirmReverted(deadline) : fault.ConfirmApplied(deadline);
+  } catch (const std::exception& e) {
+    c = Confirmation::NotConfirmed(std::string("the confirmation failed: ") + e.what());
+  }
+  const Clock::time_point now = Clock::now();
+  const Clock::time_point at =
+      c.status == Confirmation::Status::kConfirmed && c.observed_at ? std::clamp(*c.observed_at, since, now) : now;
+  ConfirmationRecord r;
+  r.fault = fault.name();
+  r.revert = revert;
+  r.status = c.status;
+  r.after_seconds = std::chrono::duration<double>(at - since).count();
+  r.seconds = std::chrono::duration<double>(clock_.Since(at)).count();
+  char after[48];
+  std::snprintf(after, sizeof after, " after %.1f s", r.after_seconds);
+  const char* event = "";
+  switch (c.status) {
+    case Confirmation::Status::kConfirmed:
+      event = revert ? "reverted-clean" : "confirmed";
+      r.detail = c.detail + after;
+      break;
+    case Confirmation::Status::kNotConfirmed:
+      event = revert ? "residue" : "unconfirmed";
+      r.detail = c.detail.empty() ? std::string("no reason given") : c.detail;
+      break;
+    case Confirmation::Status::kNotConfirmable:
+      event = revert ? "revert-unconfirmable" : "unconfirmable";
+      r.detail = c.detail.empty() ? std::string("no reason given") : c.detail;
+      break;
+  }
+  timeline_.Record(at, event, r.fault, r.detail);
+  std::lock_guard<std::mutex> lock(mu_);
+  r.round = std::max(1, rounds_[r.fault]);
+  confirmations_.push_back(std::move(r));
 }
 
 void ChaosScheduler::RunRounds(std::size_t index) {
@@ -110,9 +164,11 @@ void ChaosScheduler::RunRounds(std::size_t index) {
       std::lock_guard<std::mutex> lock(mu_);
       if (abort_ || Clock::now() >= until) return;
     }
-    ApplyOnce(index);
+    // The pause counts from the apply, so confirming a round (a failover) does not stretch the plan.
+    const Clock::time_point applied_at = Clock::now();
+    ApplyOnce(index, applied_at + f.confirm_timeout);
     std::unique_lock<std::mutex> lock(mu_);
-    if (cv_.wait_for(lock, f.repeat_pause, [this] { return abort_; })) return;
+    if (cv_.wait_until(lock, applied_at + f.repeat_pause, [this] { return abort_; })) return;
   }
 }
 
@@ -126,8 +182,12 @@ void ChaosScheduler::RevertAllApplied() {
     }
     if (!was_applied) continue;
     try {
+      const Clock::time_point reverted_at = Clock::now();
       plan_[i].fault->Revert();
       timeline_.Record(Clock::now(), "revert", plan_[i].fault->name(), plan_[i].fault->detail());
+      // Bounded tighter than a planned revert: this runs on the way out (an interrupt, a throw).
+      Confirm(i, true, reverted_at, Clock::now() + std::min<Clock::duration>(plan_[i].confirm_timeout,
+                                                                             std::chrono::seconds(15)));
     } catch (const std::exception& e) {
       const std::string message = "revert of fault '" + plan_[i].fault->name() + "' failed: " + e.what();
       timeline_.Record(Clock::now(), "error", plan_[i].fault->name(), message);
@@ -161,6 +221,11 @@ void ChaosScheduler::Abort() {
 std::vector<std::string> ChaosScheduler::errors() const {
   std::lock_guard<std::mutex> lock(mu_);
   return errors_;
+}
+
+std::vector<ConfirmationRecord> ChaosScheduler::confirmations() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return confirmations_;
 }
 
 }  // namespace aftershock::chaos
