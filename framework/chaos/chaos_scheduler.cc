@@ -117,11 +117,15 @@ void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confi
 void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline) {
   Fault& fault = *plan_[index].fault;
   Confirmation c;
+  // In the scheduler's thread a stop cuts the wait short; on the way out (RevertAllApplied, after
+  // the stop) the residue check runs to its own, shorter bound.
+  internal::confirm_stop = std::this_thread::get_id() == thread_.get_id() ? &stopping_ : nullptr;
   try {
     c = revert ? fault.ConfirmReverted(deadline) : fault.ConfirmApplied(deadline);
   } catch (const std::exception& e) {
     c = Confirmation::NotConfirmed(std::string("the confirmation failed: ") + e.what());
   }
+  internal::confirm_stop = nullptr;
   const Clock::time_point now = Clock::now();
   const Clock::time_point at =
       c.status == Confirmation::Status::kConfirmed && c.observed_at ? std::clamp(*c.observed_at, since, now) : now;
@@ -202,6 +206,7 @@ void ChaosScheduler::Finish(std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(mu_);
     if (thread_.joinable()) cv_.wait_for(lock, timeout, [this] { return done_; });
     abort_ = true;
+    stopping_ = true;
     cv_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
@@ -212,6 +217,7 @@ void ChaosScheduler::Abort() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     abort_ = true;
+    stopping_ = true;
     cv_.notify_all();
   }
   if (thread_.joinable()) thread_.join();

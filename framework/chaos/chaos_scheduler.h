@@ -21,6 +21,7 @@
 #ifndef AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
 #define AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -102,6 +103,7 @@ class ChaosScheduler {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool abort_ = false;
+  std::atomic<bool> stopping_{false};  // abort_, readable by a confirmation's poll without mu_
   bool done_ = false;
   std::vector<std::string> errors_;
   std::vector<ConfirmationRecord> confirmations_;

@@ -271,6 +271,26 @@ TEST(ChaosSchedulerConfirmationTest, AConfirmationNeverHoldsUpTheFaultsOwnRevert
   EXPECT_LT(events[2].seconds, 5.0);  // bounded by the revert time (0.2 s), not the 30 s timeout
 }
 
+TEST(ChaosSchedulerConfirmationTest, AStopCutsAConfirmationShort) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  struct Missed : Counting {
+    Missed() : Counting("primary-kill") {}
+    void Apply() override { ++applies; }
+  };
+  auto f = std::make_shared<Missed>();
+  const auto started = Clock::now();
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = milliseconds(0), .fault = f, .confirm_timeout = std::chrono::seconds(60)}});
+  std::this_thread::sleep_for(milliseconds(100));
+  chaos.Abort();  // Ctrl-C while it waits for a failover
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));
+  const auto records = chaos.confirmations();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].status, Confirmation::Status::kNotConfirmed);
+  EXPECT_EQ(records[0].detail, "never active (the run was stopped while waiting)");
+}
+
 TEST(ChaosSchedulerConfirmationTest, AFaultWithoutConfirmationIsUnconfirmedNeverSilentlyConfirmed) {
   RunClock clock = RunClock::StartNow();
   ChaosTimeline timeline(clock);

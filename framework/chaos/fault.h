@@ -27,6 +27,7 @@
 #define AFTERSHOCK_FRAMEWORK_CHAOS_FAULT_H_
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -60,6 +61,12 @@ struct Confirmation {
   }
 };
 
+namespace internal {
+// Set by the chaos scheduler around a confirmation in its own thread: PollUntil gives up early once
+// the run is stopped (Ctrl-C), instead of waiting out a long deadline (a failover's 90 s).
+inline thread_local const std::atomic<bool>* confirm_stop = nullptr;
+}  // namespace internal
+
 // Polls `observe` (returns what it saw once the effect is there, std::nullopt until then) every
 // `every` until `deadline`; the answer is Confirmed at the first observation, else NotConfirmed
 // with `not_seen` plus the last exception's text, if any.
@@ -75,6 +82,9 @@ inline Confirmation PollUntil(Clock::time_point deadline, const std::function<st
       last_error = e.what();
     }
     if (Clock::now() >= deadline) break;
+    if (internal::confirm_stop != nullptr && internal::confirm_stop->load()) {
+      return Confirmation::NotConfirmed(not_seen + " (the run was stopped while waiting)");
+    }
     std::this_thread::sleep_for(std::min<Clock::duration>(every, deadline - Clock::now()));
   }
   return Confirmation::NotConfirmed(not_seen + (last_error.empty() ? "" : " (last error: " + last_error + ")"));
