@@ -43,6 +43,9 @@ void ChaosScheduler::Start(std::vector<TimedFault> plan) {
 }
 
 void ChaosScheduler::Loop() {
+  // In this thread a stop cuts a confirmation's wait short; on the way out (RevertAllApplied, in
+  // the caller's thread, after the stop) the residue check runs to its own, shorter bound.
+  internal::confirm_stop = &stopping_;
   std::vector<Step> steps;
   for (std::size_t i = 0; i < plan_.size(); ++i) {
     steps.push_back({clock_.start() + plan_[i].at, i, true});
@@ -77,6 +80,7 @@ void ChaosScheduler::Loop() {
       errors_.push_back(message);
     }
   }
+  internal::confirm_stop = nullptr;
   std::lock_guard<std::mutex> lock(mu_);
   done_ = true;
   cv_.notify_all();
@@ -117,15 +121,11 @@ void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confi
 void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline) {
   Fault& fault = *plan_[index].fault;
   Confirmation c;
-  // In the scheduler's thread a stop cuts the wait short; on the way out (RevertAllApplied, after
-  // the stop) the residue check runs to its own, shorter bound.
-  internal::confirm_stop = std::this_thread::get_id() == thread_.get_id() ? &stopping_ : nullptr;
   try {
     c = revert ? fault.ConfirmReverted(deadline) : fault.ConfirmApplied(deadline);
   } catch (const std::exception& e) {
     c = Confirmation::NotConfirmed(std::string("the confirmation failed: ") + e.what());
   }
-  internal::confirm_stop = nullptr;
   const Clock::time_point now = Clock::now();
   const Clock::time_point at =
       c.status == Confirmation::Status::kConfirmed && c.observed_at ? std::clamp(*c.observed_at, since, now) : now;
