@@ -61,16 +61,25 @@ void ChaosScheduler::Loop() {
     }
     const TimedFault& timed = plan_[step.index];
     Fault& fault = *timed.fault;
-    // A confirmation never holds up the next step (a fault's own revert, or the next fault).
-    const Clock::time_point next_step = s + 1 < steps.size() ? steps[s + 1].when : Clock::time_point::max();
+    // The previous confirmation of this fault is done before its next step (it is bounded by it).
+    JoinPending(&fault);
+    // A confirmation runs beside the plan and never holds up a step: it ends at the fault's own
+    // next step (its revert, its next apply) at the latest.
+    Clock::time_point next_same = Clock::time_point::max();
+    for (std::size_t t = s + 1; t < steps.size(); ++t) {
+      if (plan_[steps[t].index].fault.get() == &fault) {
+        next_same = steps[t].when;
+        break;
+      }
+    }
     try {
       if (step.apply && timed.repeat_pause.count() > 0) {
         RunRounds(step.index);
       } else if (step.apply) {
         if (timed.gate) timed.gate();
-        ApplyOnce(step.index, std::min(Clock::now() + timed.confirm_timeout, next_step));
+        ApplyOnce(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same), true);
       } else {
-        RevertAndConfirm(step.index, std::min(Clock::now() + timed.confirm_timeout, next_step));
+        RevertAndConfirm(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same));
       }
     } catch (const std::exception& e) {
       const std::string message =
@@ -80,45 +89,73 @@ void ChaosScheduler::Loop() {
       errors_.push_back(message);
     }
   }
+  JoinPending(nullptr);
   internal::confirm_stop = nullptr;
   std::lock_guard<std::mutex> lock(mu_);
   done_ = true;
   cv_.notify_all();
 }
 
-void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by) {
+void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background) {
   Fault& fault = *plan_[index].fault;
   const bool after = fault.record_after_apply();
   // An instantaneous fault (a kill) is an "action": its span is that moment, recovery counts from it.
   const char* event = plan_[index].duration.count() > 0 ? "apply" : "action";
   const Clock::time_point applied_at = Clock::now();
   if (!after) timeline_.Record(applied_at, event, fault.name(), fault.detail());
+  int round;
   {
     std::lock_guard<std::mutex> lock(mu_);
     applied_[index] = plan_[index].duration.count() > 0;
-    ++rounds_[fault.name()];
+    round = ++rounds_[fault.name()];
   }
   fault.Apply();
   if (after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
-  Confirm(index, false, applied_at, confirm_by);
+  if (in_background) {
+    ConfirmInBackground(index, false, applied_at, confirm_by, round);
+  } else {
+    Confirm(index, false, applied_at, confirm_by, round);
+  }
 }
 
 void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confirm_by) {
   bool was_applied;
+  int round;
   {
     std::lock_guard<std::mutex> lock(mu_);
     was_applied = applied_[index];
     applied_[index] = false;
+    round = rounds_[plan_[index].fault->name()];
   }
   if (!was_applied) return;
   Fault& fault = *plan_[index].fault;
   const Clock::time_point reverted_at = Clock::now();
   fault.Revert();
   timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
-  Confirm(index, true, reverted_at, std::max(confirm_by, Clock::now()));
+  ConfirmInBackground(index, true, reverted_at, std::max(confirm_by, Clock::now()), round);
 }
 
-void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline) {
+void ChaosScheduler::ConfirmInBackground(std::size_t index, bool revert, Clock::time_point since,
+                                         Clock::time_point deadline, int round) {
+  pending_.emplace_back(plan_[index].fault.get(), std::thread([this, index, revert, since, deadline, round] {
+                          internal::confirm_stop = &stopping_;
+                          Confirm(index, revert, since, deadline, round);
+                        }));
+}
+
+void ChaosScheduler::JoinPending(const Fault* fault) {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (fault != nullptr && it->first != fault) {
+      ++it;
+      continue;
+    }
+    it->second.join();
+    it = pending_.erase(it);
+  }
+}
+
+void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline,
+                             int round) {
   Fault& fault = *plan_[index].fault;
   Confirmation c;
   try {
@@ -152,9 +189,9 @@ void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point s
       r.detail = c.detail.empty() ? std::string("no reason given") : c.detail;
       break;
   }
+  r.round = std::max(1, round);
   timeline_.Record(at, event, r.fault, r.detail);
   std::lock_guard<std::mutex> lock(mu_);
-  r.round = std::max(1, rounds_[r.fault]);
   confirmations_.push_back(std::move(r));
 }
 
@@ -170,7 +207,8 @@ void ChaosScheduler::RunRounds(std::size_t index) {
     }
     // The pause counts from the apply, so confirming a round (a failover) does not stretch the plan.
     const Clock::time_point applied_at = Clock::now();
-    ApplyOnce(index, applied_at + f.confirm_timeout);
+    // Rounds confirm in line: the next round's gate waits for the system anyway.
+    ApplyOnce(index, applied_at + f.confirm_timeout, false);
     std::unique_lock<std::mutex> lock(mu_);
     if (cv_.wait_until(lock, applied_at + f.repeat_pause, [this] { return abort_; })) return;
   }
@@ -186,12 +224,17 @@ void ChaosScheduler::RevertAllApplied() {
     }
     if (!was_applied) continue;
     try {
+      int round;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        round = rounds_[plan_[i].fault->name()];
+      }
       const Clock::time_point reverted_at = Clock::now();
       plan_[i].fault->Revert();
       timeline_.Record(Clock::now(), "revert", plan_[i].fault->name(), plan_[i].fault->detail());
       // Bounded tighter than a planned revert: this runs on the way out (an interrupt, a throw).
-      Confirm(i, true, reverted_at, Clock::now() + std::min<Clock::duration>(plan_[i].confirm_timeout,
-                                                                             std::chrono::seconds(15)));
+      Confirm(i, true, reverted_at,
+              Clock::now() + std::min<Clock::duration>(plan_[i].confirm_timeout, std::chrono::seconds(15)), round);
     } catch (const std::exception& e) {
       const std::string message = "revert of fault '" + plan_[i].fault->name() + "' failed: " + e.what();
       timeline_.Record(Clock::now(), "error", plan_[i].fault->name(), message);

@@ -8,7 +8,9 @@
 //
 // After every apply (every round) it asks the fault to confirm its effect (Fault::ConfirmApplied),
 // and after every revert to confirm nothing is left behind (Fault::ConfirmReverted), each bounded by
-// the step's confirm_timeout (and, for a fault with a duration, by its revert time). Each answer is
+// the step's confirm_timeout and by the fault's own next step (its revert, its next apply). A
+// confirmation runs beside the plan, in its own thread, so it never delays another fault's step
+// (rounds confirm in line: the next round waits for its gate anyway). Each answer is
 // an event on the timeline with the time the effect was observed (confirmed | unconfirmed |
 // unconfirmable after an apply; reverted-clean | residue | revert-unconfirmable after a revert), and
 // confirmations() hands them to the fault-took-effect gate.
@@ -30,6 +32,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "framework/chaos/chaos_timeline.h"
@@ -90,10 +93,15 @@ class ChaosScheduler {
  private:
   void Loop();
   void RunRounds(std::size_t index);
-  // Applies plan_[index]; then confirms its effect, at most until `confirm_by`.
-  void ApplyOnce(std::size_t index, Clock::time_point confirm_by);
+  // Applies plan_[index]; then confirms its effect, at most until `confirm_by` (beside the plan, in
+  // its own thread, when `in_background`).
+  void ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background);
   void RevertAndConfirm(std::size_t index, Clock::time_point confirm_by);
-  void Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline);
+  void Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline, int round);
+  void ConfirmInBackground(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline,
+                           int round);
+  // Joins the pending confirmations of `fault` (nullptr: all). Only the loop thread touches pending_.
+  void JoinPending(const Fault* fault);
   void RevertAllApplied();
 
   RunClock clock_;
@@ -108,6 +116,7 @@ class ChaosScheduler {
   std::vector<std::string> errors_;
   std::vector<ConfirmationRecord> confirmations_;
   std::map<std::string, int> rounds_;  // applies so far, per fault name
+  std::vector<std::pair<const Fault*, std::thread>> pending_;  // confirmations running beside the plan
   std::thread thread_;
 };
 

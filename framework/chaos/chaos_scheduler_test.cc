@@ -271,6 +271,49 @@ TEST(ChaosSchedulerConfirmationTest, AConfirmationNeverHoldsUpTheFaultsOwnRevert
   EXPECT_LT(events[2].seconds, 5.0);  // bounded by the revert time (0.2 s), not the 30 s timeout
 }
 
+TEST(ChaosSchedulerConfirmationTest, ASlowConfirmationNeverDelaysAnotherFaultsStep) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  struct SlowFailover : Counting {  // the new leader shows 400 ms after the kill
+    SlowFailover() : Counting("primary-kill") {}
+    void Apply() override {
+      ++applies;
+      killed_at = Clock::now();
+    }
+    Confirmation ConfirmApplied(Clock::time_point deadline) override {
+      return PollUntil(deadline, [this]() -> std::optional<std::string> {
+        if (Clock::now() - killed_at < milliseconds(400)) return std::nullopt;
+        return std::string("leader pg-b");
+      }, "no new leader", milliseconds(5));
+    }
+    Clock::time_point killed_at;
+  };
+  auto kill = std::make_shared<SlowFailover>();
+  auto lag = std::make_shared<Counting>("replication-lag");
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = milliseconds(0), .duration = milliseconds(300), .fault = lag},
+               {.at = milliseconds(100), .fault = kill, .confirm_timeout = std::chrono::seconds(10)},
+               {.at = milliseconds(200), .duration = milliseconds(50), .fault = std::make_shared<Counting>("other")}});
+  chaos.Finish(std::chrono::seconds(10));
+  const auto events = timeline.events();
+  double lag_revert = -1, kill_confirmed = -1, other_apply = -1;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LE(events[i - 1].seconds, events[i].seconds) << "timeline out of order at row " << i;
+    }
+    if (events[i].fault == "replication-lag" && events[i].event == "revert") lag_revert = events[i].seconds;
+    if (events[i].fault == "primary-kill" && events[i].event == "confirmed") kill_confirmed = events[i].seconds;
+    if (events[i].fault == "other" && events[i].event == "apply") other_apply = events[i].seconds;
+  }
+  EXPECT_GE(kill_confirmed, 0.5);  // 100 ms + 400 ms
+  EXPECT_GE(other_apply, 0.2);
+  EXPECT_LT(other_apply, kill_confirmed);  // applied on time, while the kill's confirmation waited
+  EXPECT_LT(lag_revert, kill_confirmed);
+  const auto records = chaos.confirmations();
+  ASSERT_EQ(records.size(), 5u);
+  for (const auto& r : records) EXPECT_EQ(r.status, Confirmation::Status::kConfirmed) << r.fault << ": " << r.detail;
+}
+
 TEST(ChaosSchedulerConfirmationTest, AStopCutsAConfirmationShort) {
   RunClock clock = RunClock::StartNow();
   ChaosTimeline timeline(clock);

@@ -1,5 +1,6 @@
 #include "framework/chaos/chaos_timeline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -37,7 +38,10 @@ void ChaosTimeline::Record(Clock::time_point at, std::string event, std::string 
   e.fault = std::move(fault);
   e.detail = std::move(detail);
   std::lock_guard<std::mutex> lock(mu_);
-  events_.push_back(std::move(e));
+  // In time order: a confirmation is recorded when it is answered, stamped when it was observed.
+  const auto at_or_after = std::upper_bound(events_.begin(), events_.end(), e.seconds,
+                                            [](double s, const ChaosEvent& x) { return s < x.seconds; });
+  events_.insert(at_or_after, std::move(e));
 }
 
 std::vector<ChaosEvent> ChaosTimeline::events() const {

@@ -7,7 +7,7 @@
 // kill), error, or a fault's proof of what it did, at the time it was observed: confirmed |
 // unconfirmed | unconfirmable after an apply or action, reverted-clean | residue |
 // revert-unconfirmable after a revert (the detail says what was seen, e.g. "leader pg-b (was pg-a)
-// after 7.4 s"). Thread-safe.
+// after 7.4 s"). Rows are kept in time order. Thread-safe.
 //
 //   ChaosTimeline timeline(clock);
 //   timeline.Record(Clock::now(), "apply", "stall", "2000 ms");
