@@ -1,6 +1,7 @@
 #include "framework/chaos/chaos_scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace aftershock::chaos {
@@ -42,36 +43,43 @@ void ChaosScheduler::Start(std::vector<TimedFault> plan) {
 }
 
 void ChaosScheduler::Loop() {
+  // In this thread a stop cuts a confirmation's wait short; on the way out (RevertAllApplied, in
+  // the caller's thread, after the stop) the residue check runs to its own, shorter bound.
+  internal::confirm_stop = &stopping_;
   std::vector<Step> steps;
   for (std::size_t i = 0; i < plan_.size(); ++i) {
     steps.push_back({clock_.start() + plan_[i].at, i, true});
     if (plan_[i].duration.count() > 0) steps.push_back({clock_.start() + plan_[i].at + plan_[i].duration, i, false});
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.when < b.when; });
-  for (const Step& step : steps) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const Step& step = steps[s];
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait_until(lock, step.when, [this] { return abort_; });
       if (abort_) break;
     }
-    Fault& fault = *plan_[step.index].fault;
+    const TimedFault& timed = plan_[step.index];
+    Fault& fault = *timed.fault;
+    // The previous confirmation of this fault is done before its next step (it is bounded by it).
+    JoinPending(&fault);
+    // A confirmation runs beside the plan and never holds up a step: it ends at the fault's own
+    // next step (its revert, its next apply) at the latest.
+    Clock::time_point next_same = Clock::time_point::max();
+    for (std::size_t t = s + 1; t < steps.size(); ++t) {
+      if (plan_[steps[t].index].fault.get() == &fault) {
+        next_same = steps[t].when;
+        break;
+      }
+    }
     try {
-      if (step.apply && plan_[step.index].repeat_pause.count() > 0) {
+      if (step.apply && timed.repeat_pause.count() > 0) {
         RunRounds(step.index);
       } else if (step.apply) {
-        if (plan_[step.index].gate) plan_[step.index].gate();
-        ApplyOnce(step.index);
+        if (timed.gate) timed.gate();
+        ApplyOnce(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same), true);
       } else {
-        bool was_applied;
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          was_applied = applied_[step.index];
-          applied_[step.index] = false;
-        }
-        if (was_applied) {
-          fault.Revert();
-          timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
-        }
+        RevertAndConfirm(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same));
       }
     } catch (const std::exception& e) {
       const std::string message =
@@ -81,23 +89,110 @@ void ChaosScheduler::Loop() {
       errors_.push_back(message);
     }
   }
+  JoinPending(nullptr);
+  internal::confirm_stop = nullptr;
   std::lock_guard<std::mutex> lock(mu_);
   done_ = true;
   cv_.notify_all();
 }
 
-void ChaosScheduler::ApplyOnce(std::size_t index) {
+void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background) {
   Fault& fault = *plan_[index].fault;
   const bool after = fault.record_after_apply();
   // An instantaneous fault (a kill) is an "action": its span is that moment, recovery counts from it.
   const char* event = plan_[index].duration.count() > 0 ? "apply" : "action";
-  if (!after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
+  const Clock::time_point applied_at = Clock::now();
+  if (!after) timeline_.Record(applied_at, event, fault.name(), fault.detail());
+  int round;
   {
     std::lock_guard<std::mutex> lock(mu_);
     applied_[index] = plan_[index].duration.count() > 0;
+    round = ++rounds_[fault.name()];
   }
   fault.Apply();
   if (after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
+  if (in_background) {
+    ConfirmInBackground(index, false, applied_at, confirm_by, round);
+  } else {
+    Confirm(index, false, applied_at, confirm_by, round);
+  }
+}
+
+void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confirm_by) {
+  bool was_applied;
+  int round;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    was_applied = applied_[index];
+    applied_[index] = false;
+    round = rounds_[plan_[index].fault->name()];
+  }
+  if (!was_applied) return;
+  Fault& fault = *plan_[index].fault;
+  const Clock::time_point reverted_at = Clock::now();
+  fault.Revert();
+  timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
+  ConfirmInBackground(index, true, reverted_at, std::max(confirm_by, Clock::now()), round);
+}
+
+void ChaosScheduler::ConfirmInBackground(std::size_t index, bool revert, Clock::time_point since,
+                                         Clock::time_point deadline, int round) {
+  pending_.emplace_back(plan_[index].fault.get(), std::thread([this, index, revert, since, deadline, round] {
+                          internal::confirm_stop = &stopping_;
+                          Confirm(index, revert, since, deadline, round);
+                        }));
+}
+
+void ChaosScheduler::JoinPending(const Fault* fault) {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (fault != nullptr && it->first != fault) {
+      ++it;
+      continue;
+    }
+    it->second.join();
+    it = pending_.erase(it);
+  }
+}
+
+void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline,
+                             int round) {
+  Fault& fault = *plan_[index].fault;
+  Confirmation c;
+  try {
+    c = revert ? fault.ConfirmReverted(deadline) : fault.ConfirmApplied(deadline);
+  } catch (const std::exception& e) {
+    c = Confirmation::NotConfirmed(std::string("the confirmation failed: ") + e.what());
+  }
+  const Clock::time_point now = Clock::now();
+  const Clock::time_point at =
+      c.status == Confirmation::Status::kConfirmed && c.observed_at ? std::clamp(*c.observed_at, since, now) : now;
+  ConfirmationRecord r;
+  r.fault = fault.name();
+  r.revert = revert;
+  r.status = c.status;
+  r.after_seconds = std::chrono::duration<double>(at - since).count();
+  r.seconds = std::chrono::duration<double>(clock_.Since(at)).count();
+  char after[48];
+  std::snprintf(after, sizeof after, " after %.1f s", r.after_seconds);
+  const char* event = "";
+  switch (c.status) {
+    case Confirmation::Status::kConfirmed:
+      event = revert ? "reverted-clean" : "confirmed";
+      r.detail = c.detail + after;
+      break;
+    case Confirmation::Status::kNotConfirmed:
+      event = revert ? "residue" : "unconfirmed";
+      r.detail = c.detail.empty() ? std::string("no reason given") : c.detail;
+      break;
+    case Confirmation::Status::kNotConfirmable:
+      event = revert ? "revert-unconfirmable" : "unconfirmable";
+      r.detail = c.detail.empty() ? std::string("no reason given") : c.detail;
+      break;
+  }
+  r.round = std::max(1, round);
+  timeline_.Record(at, event, r.fault, r.detail);
+  std::lock_guard<std::mutex> lock(mu_);
+  confirmations_.push_back(std::move(r));
 }
 
 void ChaosScheduler::RunRounds(std::size_t index) {
@@ -110,9 +205,12 @@ void ChaosScheduler::RunRounds(std::size_t index) {
       std::lock_guard<std::mutex> lock(mu_);
       if (abort_ || Clock::now() >= until) return;
     }
-    ApplyOnce(index);
+    // The pause counts from the apply, so confirming a round (a failover) does not stretch the plan.
+    const Clock::time_point applied_at = Clock::now();
+    // Rounds confirm in line: the next round's gate waits for the system anyway.
+    ApplyOnce(index, applied_at + f.confirm_timeout, false);
     std::unique_lock<std::mutex> lock(mu_);
-    if (cv_.wait_for(lock, f.repeat_pause, [this] { return abort_; })) return;
+    if (cv_.wait_until(lock, applied_at + f.repeat_pause, [this] { return abort_; })) return;
   }
 }
 
@@ -126,8 +224,17 @@ void ChaosScheduler::RevertAllApplied() {
     }
     if (!was_applied) continue;
     try {
+      int round;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        round = rounds_[plan_[i].fault->name()];
+      }
+      const Clock::time_point reverted_at = Clock::now();
       plan_[i].fault->Revert();
       timeline_.Record(Clock::now(), "revert", plan_[i].fault->name(), plan_[i].fault->detail());
+      // Bounded tighter than a planned revert: this runs on the way out (an interrupt, a throw).
+      Confirm(i, true, reverted_at,
+              Clock::now() + std::min<Clock::duration>(plan_[i].confirm_timeout, std::chrono::seconds(15)), round);
     } catch (const std::exception& e) {
       const std::string message = "revert of fault '" + plan_[i].fault->name() + "' failed: " + e.what();
       timeline_.Record(Clock::now(), "error", plan_[i].fault->name(), message);
@@ -142,6 +249,7 @@ void ChaosScheduler::Finish(std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(mu_);
     if (thread_.joinable()) cv_.wait_for(lock, timeout, [this] { return done_; });
     abort_ = true;
+    stopping_ = true;
     cv_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
@@ -152,6 +260,7 @@ void ChaosScheduler::Abort() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     abort_ = true;
+    stopping_ = true;
     cv_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
@@ -161,6 +270,11 @@ void ChaosScheduler::Abort() {
 std::vector<std::string> ChaosScheduler::errors() const {
   std::lock_guard<std::mutex> lock(mu_);
   return errors_;
+}
+
+std::vector<ConfirmationRecord> ChaosScheduler::confirmations() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return confirmations_;
 }
 
 }  // namespace aftershock::chaos

@@ -6,6 +6,15 @@
 // Faults of the same plan run one at a time in time order; a database fault never overlaps another
 // database fault (the plan is checked up front).
 //
+// After every apply (every round) it asks the fault to confirm its effect (Fault::ConfirmApplied),
+// and after every revert to confirm nothing is left behind (Fault::ConfirmReverted), each bounded by
+// the step's confirm_timeout and by the fault's own next step (its revert, its next apply). A
+// confirmation runs beside the plan, in its own thread, so it never delays another fault's step
+// (rounds confirm in line: the next round waits for its gate anyway). Each answer is
+// an event on the timeline with the time the effect was observed (confirmed | unconfirmed |
+// unconfirmable after an apply; reverted-clean | residue | revert-unconfirmable after a revert), and
+// confirmations() hands them to the fault-took-effect gate.
+//
 //   ChaosTimeline timeline(clock);
 //   ChaosScheduler chaos(clock, timeline);
 //   chaos.Start({{.at = 5s, .duration = 2s, .fault = stall}});
@@ -14,13 +23,16 @@
 #ifndef AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
 #define AFTERSHOCK_FRAMEWORK_CHAOS_CHAOS_SCHEDULER_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "framework/chaos/chaos_timeline.h"
@@ -44,6 +56,20 @@ struct TimedFault {
   // False for a condition rather than a disruption (e.g. a seeded defect held for the whole run):
   // no time-to-recover is measured from its end.
   bool measure_recovery = true;
+  // How long the fault may take to show its effect (a failover) or the absence of residue.
+  std::chrono::milliseconds confirm_timeout = std::chrono::seconds(30);
+};
+
+// One confirmation: of a round's effect (revert = false) or of the absence of residue after its
+// revert (revert = true).
+struct ConfirmationRecord {
+  std::string fault;
+  int round = 0;  // 1-based, counted per fault name over the whole plan
+  bool revert = false;
+  Confirmation::Status status = Confirmation::Status::kNotConfirmed;
+  std::string detail;        // as on the timeline, e.g. "leader pg-b (was pg-a) after 7.4 s"
+  double seconds = 0;        // run seconds of the observation (of the answer when not confirmed)
+  double after_seconds = 0;  // from the apply (revert) to the observation
 };
 
 class ChaosScheduler {
@@ -61,11 +87,21 @@ class ChaosScheduler {
   void Abort();
   // Apply/revert failures, one message each (also in the timeline as "error" events).
   std::vector<std::string> errors() const;
+  // Every confirmation so far, in the order they were made.
+  std::vector<ConfirmationRecord> confirmations() const;
 
  private:
   void Loop();
   void RunRounds(std::size_t index);
-  void ApplyOnce(std::size_t index);
+  // Applies plan_[index]; then confirms its effect, at most until `confirm_by` (beside the plan, in
+  // its own thread, when `in_background`).
+  void ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background);
+  void RevertAndConfirm(std::size_t index, Clock::time_point confirm_by);
+  void Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline, int round);
+  void ConfirmInBackground(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline,
+                           int round);
+  // Joins the pending confirmations of `fault` (nullptr: all). Only the loop thread touches pending_.
+  void JoinPending(const Fault* fault);
   void RevertAllApplied();
 
   RunClock clock_;
@@ -75,8 +111,12 @@ class ChaosScheduler {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool abort_ = false;
+  std::atomic<bool> stopping_{false};  // abort_, readable by a confirmation's poll without mu_
   bool done_ = false;
   std::vector<std::string> errors_;
+  std::vector<ConfirmationRecord> confirmations_;
+  std::map<std::string, int> rounds_;  // applies so far, per fault name
+  std::vector<std::pair<const Fault*, std::thread>> pending_;  // confirmations running beside the plan
   std::thread thread_;
 };
 

@@ -1,5 +1,6 @@
 #include "framework/chaos/chaos_timeline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -44,7 +45,10 @@ void ChaosTimeline::Record(Clock::time_point at, std::string event, std::string 
   std::function<void(const ChaosEvent&)> listener;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    events_.push_back(e);
+    // In time order: a confirmation is recorded when it is answered, stamped when it was observed.
+    const auto at_or_after = std::upper_bound(events_.begin(), events_.end(), e.seconds,
+                                              [](double s, const ChaosEvent& x) { return s < x.seconds; });
+    events_.insert(at_or_after, e);
     listener = listener_;
   }
   if (listener) listener(e);

@@ -4,7 +4,10 @@
 // same run start, so they join on time. Columns:
 //   unix_ms,second,event,fault,detail
 // where event is apply or revert (a fault with a duration), action (an instantaneous one, e.g. a
-// kill) or error. Thread-safe.
+// kill), error, or a fault's proof of what it did, at the time it was observed: confirmed |
+// unconfirmed | unconfirmable after an apply or action, reverted-clean | residue |
+// revert-unconfirmable after a revert (the detail says what was seen, e.g. "leader pg-b (was pg-a)
+// after 7.4 s"). Rows are kept in time order. Thread-safe.
 //
 //   ChaosTimeline timeline(clock);
 //   timeline.Record(Clock::now(), "apply", "stall", "2000 ms");
@@ -27,7 +30,7 @@ namespace aftershock::chaos {
 struct ChaosEvent {
   std::int64_t unix_ms = 0;
   double seconds = 0;  // since the run start, with millisecond precision
-  std::string event;   // apply | revert | action | error
+  std::string event;   // apply | revert | action | error | confirmed | unconfirmed | ... (see above)
   std::string fault;
   std::string detail;
 };

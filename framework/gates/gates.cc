@@ -364,6 +364,57 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
   return r;
 }
 
+GateResult FaultTookEffect(const GateInputs& in) {
+  using Outcome = FaultEffect::Outcome;
+  GateResult r{std::string(kFaultTookEffect), true, "", {}};
+  if (in.planned_faults == 0 && in.fault_effects.empty()) {
+    r.message = "not applicable (the scenario has no faults)";
+    return r;
+  }
+  std::size_t confirmed = 0, unconfirmed = 0, clean = 0, residue = 0, opted_out = 0;
+  std::string problems, opt_outs, proofs;
+  std::size_t named_proofs = 0;
+  for (const FaultEffect& e : in.fault_effects) {
+    const std::string what = e.fault + " round " + std::to_string(e.round) + (e.revert ? " revert" : "");
+    switch (e.outcome) {
+      case Outcome::kConfirmed:
+        (e.revert ? clean : confirmed) += 1;
+        if (!e.revert && named_proofs++ < kMaxNamedViolations) proofs += (proofs.empty() ? "" : "; ") + what + ": " + e.detail;
+        break;
+      case Outcome::kNotConfirmed:
+        (e.revert ? residue : unconfirmed) += 1;
+        problems += (problems.empty() ? "" : "; ") + what + (e.revert ? ": residue: " : ": not confirmed: ") + e.detail;
+        break;
+      case Outcome::kNotConfirmable:
+        opted_out += 1;
+        opt_outs += (opt_outs.empty() ? "" : "; ") + what + ": not confirmable: " + e.detail;
+        break;
+    }
+  }
+  r.figures = {{"fault_rounds_confirmed", D(confirmed)},
+               {"fault_rounds_unconfirmed", D(unconfirmed)},
+               {"fault_reverts_clean", D(clean)},
+               {"fault_reverts_residue", D(residue)},
+               {"fault_confirmations_opted_out", D(opted_out)}};
+  if (in.fault_effects.empty()) {
+    r.passed = false;
+    r.message = std::to_string(in.planned_faults) + " faults planned but no round was applied and confirmed";
+    return r;
+  }
+  r.passed = unconfirmed == 0 && residue == 0;
+  const std::string counts = std::to_string(confirmed) + " rounds confirmed, " + std::to_string(unconfirmed) +
+                             " not; " + std::to_string(clean) + " reverts clean, " + std::to_string(residue) +
+                             " with residue; " + std::to_string(opted_out) + " not confirmable";
+  if (!r.passed) {
+    r.message = problems + " (" + counts + "): a fault that did not take effect tested nothing";
+  } else {
+    r.message = counts;
+    if (!proofs.empty()) r.message += " (" + proofs + (named_proofs > kMaxNamedViolations ? "; ..." : "") + ")";
+  }
+  if (!opt_outs.empty()) r.message += "; " + opt_outs;
+  return r;
+}
+
 }  // namespace
 
 std::vector<GateResult> EvaluateGates(const GateInputs& in) {
@@ -382,6 +433,7 @@ std::vector<GateResult> EvaluateGates(const GateInputs& in) {
   results.push_back(ReverseLookup(in));
   results.push_back(ShedOutweighsFailures(totals));
   results.push_back(GeneratorLimited(in.health));
+  results.push_back(FaultTookEffect(in));
   return results;
 }
 

@@ -16,6 +16,9 @@
 //   p3-reverse-lookup       no acknowledged promise lost or pointing at another key (zero tolerance)
 //   shed-outweighs-failures shedding at the in-flight ceiling did not dominate the failures
 //   generator-limited       the load generator held its schedule
+//   fault-took-effect       every applied fault round confirmed its effect, and every revert the
+//                           absence of residue; a fault that opted out (not confirmable) passes
+//                           with its reason shown; "not applicable" when the scenario has no faults
 //
 //   GateInputs in{.timeline = &timeline, .health = &health, .verification = &report,
 //                 .ledger_acknowledged = ledger.acknowledged(), .faults = faults, .budgets = budgets};
@@ -50,6 +53,18 @@ inline constexpr std::string_view kPromiseStability = "p2-promise-stability";
 inline constexpr std::string_view kReverseLookup = "p3-reverse-lookup";
 inline constexpr std::string_view kShedOutweighsFailures = "shed-outweighs-failures";
 inline constexpr std::string_view kGeneratorLimited = "generator-limited";
+inline constexpr std::string_view kFaultTookEffect = "fault-took-effect";
+
+// One fault's proof of what it did (chaos::ConfirmationRecord, as the gate sees it).
+struct FaultEffect {
+  enum class Outcome { kConfirmed, kNotConfirmed, kNotConfirmable };
+  std::string fault;
+  int round = 0;        // 1-based per fault name
+  bool revert = false;  // false: the round's effect; true: no residue after its revert
+  Outcome outcome = Outcome::kNotConfirmed;
+  std::string detail;   // what was observed, or why not
+  double seconds = 0;   // run seconds of the observation
+};
 
 struct GateInputs {
   const metrics::LoadTimeline* timeline = nullptr;   // null counts as an empty timeline
@@ -62,6 +77,9 @@ struct GateInputs {
   std::vector<FaultWindow> faults;  // in time order: round 1, 2, ... of the time-to-recover figures
   GateBudgets budgets;
   bool require_promises = true;  // false: ledger-not-empty, P2 and P3 pass as "not applicable"
+  // fault-took-effect: the plan had faults (planned_faults > 0) and these are their confirmations.
+  std::size_t planned_faults = 0;
+  std::vector<FaultEffect> fault_effects;
 };
 
 struct GateResult {

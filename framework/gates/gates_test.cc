@@ -49,6 +49,9 @@ struct Scenario {
     inputs.verification = &verification;
     inputs.ledger_acknowledged = 500;
     inputs.faults = {{"primary-kill", 10, 10}};
+    inputs.planned_faults = 1;
+    inputs.fault_effects = {{"primary-kill", 1, false, FaultEffect::Outcome::kConfirmed,
+                             "leader pg-b (was pg-a) after 1.2 s", 11.2}};
     inputs.budgets = GateBudgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10, .max_recovery_seconds = 5};
   }
 };
@@ -78,7 +81,8 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "verification-decided",
                                              "p1-longest-outage", "p1-longest-gap", "p1-unavailable-seconds",
                                              "time-to-recover", "p2-promise-stability",
-                                             "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited"}));
+                                             "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited",
+                                             "fault-took-effect"}));
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   EXPECT_TRUE(FailureReasons(results).empty());
   EXPECT_EQ(FormatGateReport(results),
@@ -93,7 +97,9 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "PASS p2-promise-stability: 0 changed of 500 checked\n"
             "PASS p3-reverse-lookup: 0 lost of 500 checked\n"
             "PASS shed-outweighs-failures: shed 10 < failed 130\n"
-            "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n");
+            "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n"
+            "PASS fault-took-effect: 1 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 0 not confirmable "
+            "(primary-kill round 1: leader pg-b (was pg-a) after 1.2 s)\n");
   EXPECT_EQ(Figure(Find(results, kTrafficServed), "total_ok"), 1860);
   EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_seconds"), 1);
   EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_first_second"), 10);
@@ -564,6 +570,66 @@ TEST(InFlightCeilingTest, FractionalProductRoundsTheAdviceUp) {
   EXPECT_NE(error->find("= 150/s x 0.25 s = 37.5:"), std::string::npos) << *error;
   EXPECT_NE(error->find("to at least 38 or"), std::string::npos) << *error;
   EXPECT_EQ(CheckInFlightCeiling(150, 0.25, 38), std::nullopt);
+}
+
+}  // namespace
+}  // namespace aftershock::gates
+
+namespace aftershock::gates {
+namespace {
+
+using Outcome = FaultEffect::Outcome;
+
+GateResult FaultGate(std::size_t planned, std::vector<FaultEffect> effects) {
+  GateInputs in;
+  in.planned_faults = planned;
+  in.fault_effects = std::move(effects);
+  in.require_promises = false;
+  return Find(EvaluateGates(in), kFaultTookEffect);
+}
+
+TEST(FaultTookEffectTest, NotApplicableWithoutFaults) {
+  const GateResult r = FaultGate(0, {});
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message, "not applicable (the scenario has no faults)");
+}
+
+TEST(FaultTookEffectTest, GreenWhenEveryRoundAndRevertIsConfirmed) {
+  const GateResult r = FaultGate(1, {{"primary-kill", 1, false, Outcome::kConfirmed, "leader pg-b (was pg-a) after 7.4 s", 22.4},
+                                     {"primary-kill", 2, false, Outcome::kConfirmed, "leader pg-c (was pg-b) after 6.9 s", 51.0}});
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.message,
+            "2 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 0 not confirmable (primary-kill round 1: "
+            "leader pg-b (was pg-a) after 7.4 s; primary-kill round 2: leader pg-c (was pg-b) after 6.9 s)");
+  EXPECT_EQ(Figure(r, "fault_rounds_confirmed"), 2);
+}
+
+TEST(FaultTookEffectTest, RedNamingTheRoundThatNeverTookEffectAndTheRevertThatLeftResidue) {
+  const GateResult r = FaultGate(2, {{"stall", 1, false, Outcome::kConfirmed, "the target reports the stall", 2.0},
+                                     {"stall", 1, true, Outcome::kConfirmed, "no defect reported", 4.1},
+                                     {"db-partition", 2, false, Outcome::kNotConfirmed, "the probe through pg-a answered", 9.0},
+                                     {"db-partition", 2, true, Outcome::kNotConfirmed, "the probe through pg-a hangs", 14.0}});
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "db-partition round 2: not confirmed: the probe through pg-a answered; db-partition round 2 revert: "
+            "residue: the probe through pg-a hangs (1 rounds confirmed, 1 not; 1 reverts clean, 1 with residue; 0 "
+            "not confirmable): a fault that did not take effect tested nothing");
+  EXPECT_EQ(Figure(r, "fault_rounds_unconfirmed"), 1);
+  EXPECT_EQ(Figure(r, "fault_reverts_residue"), 1);
+}
+
+TEST(FaultTookEffectTest, AnExplicitOptOutPassesWithItsReasonShown) {
+  const GateResult r = FaultGate(1, {{"external", 1, false, Outcome::kNotConfirmable, "the effect is outside", 1.0}});
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.message,
+            "0 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 1 not confirmable; external round 1: not "
+            "confirmable: the effect is outside");
+}
+
+TEST(FaultTookEffectTest, PlannedFaultsWithoutAnyConfirmationAreRed) {
+  const GateResult r = FaultGate(3, {});
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message, "3 faults planned but no round was applied and confirmed");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fixtures/list_ctest.h"
+#include "fixtures/pseudonym_defects_fault.h"
 #include "fixtures/pseudonym_target.h"
 #include "fixtures/resilience_scenario.h"
 #include "fixtures/targets/pseudonym/pseudonym_process.h"
@@ -44,14 +45,10 @@ class ExampleSuite : public fixtures::ResilienceScenario {
     fixtures::ResilienceScenario::TearDown();
   }
 
-  // Sets `defects` on the target for [at, at + duration), then clears them.
+  // Sets `defects` on the target for [at, at + duration), then clears them; confirms the target
+  // reports them, and none after the revert.
   chaos::TimedFault DefectFault(std::string name, const v1::Defects& defects, double at, double duration) {
-    auto* control = control_.get();
-    return {.at = Ms(at),
-            .duration = Ms(duration),
-            .fault = std::make_shared<chaos::LambdaFault>(
-                std::move(name), defects.ShortDebugString(), [control, defects] { control->SetDefects(defects); },
-                [control] { control->SetDefects(v1::Defects()); })};
+    return {.at = Ms(at), .duration = Ms(duration), .fault = fixtures::MakeDefectsFault(*control_, std::move(name), defects)};
   }
 
   std::unique_ptr<pseudonym::PseudonymProcess> server_;

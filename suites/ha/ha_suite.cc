@@ -31,6 +31,9 @@ const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true
 
 milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
 
+// A primary kill is confirmed once another member leads: Patroni's TTL plus a promotion.
+constexpr milliseconds kFailoverConfirmTimeout = std::chrono::seconds(90);
+
 class HaSuite : public fixtures::ResilienceScenario {
  protected:
   std::string DefaultSet() const override { return "pr"; }
@@ -135,7 +138,8 @@ TEST_F(HaSuite, DISABLED_PrimaryKill) {
                           .database = true,
                           .repeat_pause = Ms(p.GetDuration("pause_seconds")),
                           .repeat_until = Ms(config().load_seconds - p.GetDuration("stop_before_end_seconds")),
-                          .gate = Gate()}});
+                          .gate = Gate(),
+                          .confirm_timeout = kFailoverConfirmTimeout}});
 }
 
 TEST_F(HaSuite, DISABLED_DbPartition) {
@@ -177,7 +181,8 @@ TEST_F(HaSuite, DISABLED_VerdictAckBeforeCommit) {
                 .fault = std::make_shared<fixtures::ReplicaDefectsFault>(*client_, "ack-before-commit", defects),
                 .measure_recovery = false},
                {.at = Ms(p.GetDuration("kill_at_seconds")),
-                .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true, .gate = Gate()}},
+                .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true, .gate = Gate(),
+                .confirm_timeout = kFailoverConfirmTimeout}},
               {"p2-promise-stability", "p3-reverse-lookup"});
 }
 
@@ -200,7 +205,7 @@ TEST_F(HaSuite, DISABLED_VerdictAsyncLaggingStandby) {
                 .fault = std::make_shared<fixtures::ReplicationLagFault>(*client_, Ms(p.GetDuration("lag_seconds"))),
                 .measure_recovery = false},
                {.at = Ms(kill_at), .fault = std::make_shared<fixtures::PrimaryKillFault>(*client_), .database = true,
-                .gate = Gate()}},
+                .gate = Gate(), .confirm_timeout = kFailoverConfirmTimeout}},
               {"p2-promise-stability", "p3-reverse-lookup"});
 }
 
