@@ -14,6 +14,7 @@
 #define AFTERSHOCK_FRAMEWORK_CONFIG_SCENARIO_CONFIG_H_
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct ScenarioConfig {
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;
+  // The manifest's `env:` for the system under test (the set's, with this scenario's overrides):
+  // what a fixture hook passes to the processes it brings up. aftershock itself reads none of it.
+  std::map<std::string, std::string> env;
   std::string source;  // "file:line" of the scenario entry
 
   // The highest rate any stage reaches (arrivals per second).

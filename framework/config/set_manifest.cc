@@ -13,6 +13,7 @@
 #include "framework/config/internal/knobs.h"
 #include "framework/config/internal/nearest_name.h"
 #include "framework/config/internal/profile.h"
+#include "framework/config/internal/system_env.h"
 #include "framework/config/internal/values.h"
 #include "framework/config/internal/yaml_map.h"
 #include "framework/config/resilience_environment.h"
@@ -45,7 +46,7 @@ std::vector<std::string> KnobNames() {
 }
 
 std::vector<std::string> ScenarioKeys() {
-  std::vector<std::string> keys = {"name", "test", "description", "profile", "params"};
+  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -129,7 +130,7 @@ class ManifestParser {
   SetManifest Parse(std::string_view text) {
     const YAML::Node root = LoadSingleDocument(text);
     const CheckedMap top(path_, root, "the manifest", 1,
-                         std::vector<std::string>{"set", "description", "defaults", "scenarios"});
+                         std::vector<std::string>{"set", "description", "defaults", "env", "scenarios"});
     SetManifest manifest;
     manifest.path = path_;
     const MapEntry& set_entry = top.Require("set");
@@ -146,6 +147,7 @@ class ManifestParser {
       defaults_ = ReadKnobs(path_, CheckedMap(path_, defaults->value, "defaults", defaults->line,
                                               KnobNames()));
     }
+    if (const MapEntry* env = top.Find("env")) set_env_ = internal::ReadSystemEnv(path_, *env, "the manifest");
     const MapEntry& scenarios = top.Require("scenarios");
     if (!scenarios.value.IsSequence()) {
       const int line = scenarios.value.IsNull() ? scenarios.line
@@ -237,6 +239,10 @@ class ManifestParser {
     } else {
       config.params = ScenarioParams(path_, config.name, line, {});
     }
+    config.env = set_env_;
+    if (const MapEntry* entry = map.Find("env")) {
+      config.env = internal::MergeSystemEnv(std::move(config.env), internal::ReadSystemEnv(path_, *entry, what));
+    }
     Resolve(config, overrides, std::move(profile), line);
     return config;
   }
@@ -304,6 +310,7 @@ class ManifestParser {
   const std::string& path_;
   KnobSettings env_knobs_;
   KnobSettings defaults_;
+  std::map<std::string, std::string> set_env_;  // the top-level env:, the base of every scenario's
   int line_of_name_ = 0;
   int line_of_test_ = 0;
 };
