@@ -34,8 +34,6 @@ std::vector<std::string> KnownEnvironmentVariables() {
   std::vector<std::string> names;
   for (const internal::KnobSpec& spec : internal::kKnobs) names.emplace_back(spec.env);
   names.emplace_back(internal::kScenariosVariable);
-  names.emplace_back(internal::kArtifactsDirVariable);
-  names.emplace_back(internal::kProgressSecondsVariable);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -67,6 +65,12 @@ void ValidateEnvironment(const Environment& env) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
   for (const std::string& name : env.NamesWithPrefix(kEnvironmentPrefix)) {
     const std::string value = env.Get(name).value_or("");
+    for (const internal::MovedVariable& moved : internal::kMovedVariables) {
+      if (moved.name == name) {
+        FailVariable(name, value, "not read by aftershock: the run's own settings are AFTERSHOCK_*; use " +
+                                      std::string(moved.use_instead));
+      }
+    }
     if (!std::binary_search(known.begin(), known.end(), name)) {
       std::string problem = "not a known variable (known: " + internal::JoinNames(known) + ")";
       std::string nearest = internal::NearestName(name, known);
@@ -81,15 +85,7 @@ void ValidateEnvironment(const Environment& env) {
       if (!parsed.value) FailVariable(name, value, parsed.problem);
     }
     if (is_knob) continue;
-    if (name == internal::kScenariosVariable) {
-      ScenarioNamesFromEnvironment(env);
-    } else if (name == internal::kArtifactsDirVariable) {
-      if (value.empty()) FailVariable(name, value, "must not be empty (a directory for the artifacts)");
-    } else if (name == internal::kProgressSecondsVariable) {
-      internal::ParsedKnob parsed =
-          internal::ParseValue(internal::ValueKind::kDuration, internal::Bound::kPositive, value);
-      if (!parsed.value) FailVariable(name, value, parsed.problem);
-    }
+    if (name == internal::kScenariosVariable) ScenarioNamesFromEnvironment(env);
   }
 }
 

@@ -7,9 +7,9 @@
 //   // RESILIENCE_LOAD_SECONDS='ten': not a duration (expected a number of seconds or a value like ...)
 //
 // Knob variables (one per manifest knob, RESILIENCE_ + the key in upper case) are parsed like manifest
-// values. RESILIENCE_SCENARIOS (comma list of scenario names), RESILIENCE_ARTIFACTS_DIR (non-empty path)
-// and RESILIENCE_PROGRESS_SECONDS (duration > 0) are checked for form only; their users read the raw
-// string with Environment::Get (ParseDuration in scalar_text.h for the progress interval).
+// values. RESILIENCE_SCENARIOS is a comma list of scenario names. RESILIENCE_ARTIFACTS_DIR and
+// RESILIENCE_PROGRESS_SECONDS are refused naming AFTERSHOCK_ARTIFACTS_DIR / AFTERSHOCK_PROGRESS_SECONDS:
+// how the tool runs is AFTERSHOCK_* (docs/environment.md lists every variable).
 #ifndef AFTERSHOCK_FRAMEWORK_CONFIG_RESILIENCE_ENVIRONMENT_H_
 #define AFTERSHOCK_FRAMEWORK_CONFIG_RESILIENCE_ENVIRONMENT_H_
 

@@ -86,7 +86,7 @@ TEST(SetManifestEnvTest, MalformedVariableFailsTheLoad) {
             "RESILIENCE_LOAD_SECONDS='ten': not a duration (expected a number of seconds or a value like 90s, "
             "2m, 500ms)");
   EXPECT_THAT(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_LOAD_SECNDS", "10"}})),
-              StartsWith("RESILIENCE_LOAD_SECNDS='10': not a known variable (known: RESILIENCE_ARTIFACTS_DIR,"));
+              StartsWith("RESILIENCE_LOAD_SECNDS='10': not a known variable (known: RESILIENCE_CALL_DEADLINE_SECONDS,"));
 }
 
 TEST(SetManifestEnvTest, TimeoutCheckUsesTheFinalValues) {

@@ -64,11 +64,20 @@ inline constexpr KnobSpec kKnobs[] = {
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 
-// Environment variables that are known but are not scenario knobs; the config layer validates them and
-// leaves their use to others (gtest main, artifacts writer, progress reporter).
+// The one RESILIENCE_* variable that is not a knob: which scenarios of the set run.
 inline constexpr std::string_view kScenariosVariable = "RESILIENCE_SCENARIOS";
-inline constexpr std::string_view kArtifactsDirVariable = "RESILIENCE_ARTIFACTS_DIR";
-inline constexpr std::string_view kProgressSecondsVariable = "RESILIENCE_PROGRESS_SECONDS";
+
+// RESILIENCE_* says what a scenario measures (knobs, selection); how the tool runs is AFTERSHOCK_*
+// (docs/environment.md). These names were once validated here but read by nobody: they are refused
+// with the variable that does the job, so a setting never silently does nothing.
+struct MovedVariable {
+  std::string_view name;
+  std::string_view use_instead;
+};
+inline constexpr MovedVariable kMovedVariables[] = {
+    {"RESILIENCE_ARTIFACTS_DIR", "AFTERSHOCK_ARTIFACTS_DIR (or --aftershock_artifacts_dir)"},
+    {"RESILIENCE_PROGRESS_SECONDS", "AFTERSHOCK_PROGRESS_SECONDS (or --aftershock_progress_seconds)"},
+};
 
 // nullptr when `name` is not a knob.
 const KnobSpec* FindKnob(std::string_view name);
