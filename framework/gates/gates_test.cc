@@ -38,6 +38,8 @@ struct Scenario {
     health.lag_max_ms = 7;
     verification.sample_size = 500;
     verification.checked = 500;
+    verification.p2_decided = 500;
+    verification.p3_decided = 500;
     verification.indeterminate_total = 4;
     verification.indeterminate_committed = 3;
     verification.indeterminate_unknown = 1;
@@ -118,6 +120,8 @@ TEST(GatesTest, VerificationDecidedRedWhenErrorsOutweighTheBudget) {
   sc.verification = VerificationReport{};
   sc.verification.sample_size = 2000;
   sc.verification.checked = 1;
+  sc.verification.p2_decided = 1;
+  sc.verification.p3_decided = 1;
   sc.verification.errors = 1999;
   sc.verification.undecided_by_code = {{"INTERNAL", 1990}, {"UNAVAILABLE", 9}};
   sc.verification.error_samples = {"key 'k1': read-back: Get: INTERNAL: row gone (re-issue skipped)"};
@@ -214,9 +218,15 @@ TEST(GatesTest, PromiseGatesNotApplicableWhenNotRequired) {
   sc.inputs.ledger_acknowledged = 0;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
-  EXPECT_EQ(Find(results, kLedgerNotEmpty).message, "not required (the scenario makes no promises)");
-  EXPECT_EQ(Find(results, kPromiseStability).message, "not required (the scenario makes no promises)");
-  EXPECT_EQ(Find(results, kVerificationDecided).message, "not applicable (the target declares it makes no promises)");
+  for (std::string_view name : {kLedgerNotEmpty, kVerificationDecided, kPromiseStability, kReverseLookup}) {
+    const GateResult& r = Find(results, name);
+    EXPECT_TRUE(r.not_applicable) << name;
+    EXPECT_TRUE(r.passed) << name;
+    EXPECT_EQ(r.message, "the target makes no promises") << name;
+  }
+  const std::string report = FormatGateReport(results);
+  EXPECT_NE(report.find("N/A p2-promise-stability: the target makes no promises\n"), std::string::npos) << report;
+  EXPECT_EQ(report.find("PASS p2-promise-stability"), std::string::npos) << report;
 }
 
 TEST(GatesTest, LongestOutageRedOverBudget) {
@@ -417,12 +427,13 @@ TEST(GatesTest, GeneratorLimitedRedOnPoolTimeoutsEvenWithoutAReason) {
   EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kGeneratorLimited).passed);
 }
 
-TEST(GatesTest, TimeToRecoverWithoutFaultsPasses) {
+TEST(GatesTest, TimeToRecoverWithoutFaultRoundsIsNotApplicable) {
   Scenario sc;
   sc.inputs.faults = {};
   const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_TRUE(r.passed);
-  EXPECT_EQ(r.message, "no faults");
+  EXPECT_TRUE(r.not_applicable);
+  EXPECT_EQ(r.message, "no fault round to recover from");
 }
 
 TEST(GatesTest, P2RedOnChangedValue) {
@@ -591,7 +602,8 @@ GateResult FaultGate(std::size_t planned, std::vector<FaultEffect> effects) {
 TEST(FaultTookEffectTest, NotApplicableWithoutFaults) {
   const GateResult r = FaultGate(0, {});
   EXPECT_TRUE(r.passed);
-  EXPECT_EQ(r.message, "not applicable (the scenario has no faults)");
+  EXPECT_TRUE(r.not_applicable);
+  EXPECT_EQ(r.message, "the scenario has no faults");
 }
 
 TEST(FaultTookEffectTest, GreenWhenEveryRoundAndRevertIsConfirmed) {

@@ -154,6 +154,8 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
     const Promise& p = sample[i];
     const PromiseCheck& c = out.check;
     bool undecided = false;
+    if (c.lookup != PromiseCheck::Lookup::kError) ++report.p3_decided;
+    if (c.stability != PromiseCheck::Stability::kError) ++report.p2_decided;
     switch (c.lookup) {
       case PromiseCheck::Lookup::kHeld: break;
       case PromiseCheck::Lookup::kNotFound:

@@ -99,6 +99,10 @@ struct VerificationReport {
   std::size_t checked = 0;     // both properties decided
   std::size_t p2_violations = 0;
   std::size_t p3_violations = 0;
+  // Promises each property was decided for; 0 when the verifier does not check that property
+  // (its gate then says "not applicable").
+  std::size_t p2_decided = 0;  // re-issue stability (P2)
+  std::size_t p3_decided = 0;  // reverse lookup or read-back (P3)
   std::size_t errors = 0;      // at least one property undecided (transport error or exception)
   std::size_t unverified = 0;  // not started before the overall deadline
   std::vector<Violation> violations;  // in sample order; a promise can break both properties

@@ -137,6 +137,25 @@ TEST(VerifyLedgerTest, AllHeld) {
   EXPECT_TRUE(r.violations.empty());
 }
 
+TEST(VerifyLedgerTest, CountsEachPropertyDecidedOnItsOwn) {
+  // The read-back decided, the re-issue an error: P3 decided, P2 not, and the promise undecided.
+  struct ReadBackOnly : PromiseVerifier {
+    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+      PromiseCheck c;
+      c.lookup = PromiseCheck::Lookup::kHeld;
+      c.stability = PromiseCheck::Stability::kError;
+      c.error = "INTERNAL: re-issue failed";
+      c.error_code = 13;
+      return c;
+    }
+  } verifier;
+  const VerificationReport r = VerifyLedger({{"a", "1", 1}, {"b", "2", 2}}, {}, verifier, {.retry_codes = {}});
+  EXPECT_EQ(r.p3_decided, 2u);
+  EXPECT_EQ(r.p2_decided, 0u);
+  EXPECT_EQ(r.checked, 0u);
+  EXPECT_EQ(r.errors, 2u);
+}
+
 TEST(VerifyLedgerTest, DetectsChangedNotFoundAndWrongKeyAndCountsErrors) {
   FakeVerifier fake;
   fake.Keep("good", "v1");
@@ -158,6 +177,9 @@ TEST(VerifyLedgerTest, DetectsChangedNotFoundAndWrongKeyAndCountsErrors) {
   EXPECT_EQ(r.unverified, 0u);
   EXPECT_EQ(r.p2_violations, 1u);
   EXPECT_EQ(r.p3_violations, 2u);
+  // Both properties decided for the four checked promises, neither for the two that errored.
+  EXPECT_EQ(r.p2_decided, 4u);
+  EXPECT_EQ(r.p3_decided, 4u);
   ASSERT_EQ(r.violations.size(), 3u);
 
   const Violation& changed = r.violations[0];

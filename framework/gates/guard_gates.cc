@@ -1,0 +1,135 @@
+#include "framework/gates/guard_gates.h"
+
+#include <string>
+
+#include "framework/gates/internal/format_number.h"
+#include "framework/gates/internal/totals.h"
+
+namespace aftershock::gates {
+namespace {
+
+using internal::D;
+using internal::FormatNumber;
+using internal::kMaxNamedViolations;
+using internal::Totals;
+
+GateResult TrafficServed(const Totals& t) {
+  GateResult r{std::string(kTrafficServed), t.ok > 0, "", {{"total_ok", D(t.ok)}, {"total_offered", D(t.offered)}}};
+  r.message = r.passed ? std::to_string(t.ok) + " ok of " + std::to_string(t.offered) + " offered"
+                       : "no call succeeded (" + std::to_string(t.offered) +
+                             " offered): the run proves nothing about the service";
+  return r;
+}
+
+GateResult ShedOutweighsFailures(const Totals& t) {
+  GateResult r{std::string(kShedOutweighsFailures), !(t.shed > 0 && t.shed >= t.failed), "",
+               {{"total_shed", D(t.shed)}, {"total_failed", D(t.failed)}}};
+  if (r.passed) {
+    r.message = "shed " + std::to_string(t.shed) + " < failed " + std::to_string(t.failed);
+  } else {
+    r.message = "shed " + std::to_string(t.shed) + " >= failed " + std::to_string(t.failed) +
+                ": the in-flight ceiling shaped the result, not the service; raise RESILIENCE_MAX_IN_FLIGHT "
+                "above rate x deadline or lower the rate";
+  }
+  return r;
+}
+
+GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
+  GateResult r{std::string(kGeneratorLimited), false, "", {}};
+  if (h == nullptr) {
+    r.message = "no generator health recorded: cannot tell the generator's limits from the service's";
+    return r;
+  }
+  r.figures = {{"offered_rate", h->offered_rate}, {"achieved_rate", h->achieved_rate},
+               {"lag_p50_ms", h->lag_p50_ms},     {"lag_p99_ms", h->lag_p99_ms},
+               {"lag_max_ms", h->lag_max_ms},     {"scheduled", D(h->scheduled)},
+               {"dispatched", D(h->dispatched)},  {"cpu_seconds", h->cpu_seconds},
+               {"pool_waits", D(h->pool_waits)},  {"pool_wait_timeouts", D(h->pool_wait_timeouts)},
+               {"pool_wait_ms_total", h->pool_wait_ms_total}, {"pool_waited_then_deadline", D(h->pool_waited_then_deadline)},
+               {"generator_failed", D(h->generator_failed)}};
+  // Generator-side failures are the generator's verdict even if nothing else flagged it.
+  r.passed = !h->generator_limited && h->pool_wait_timeouts == 0 && h->pool_waited_then_deadline == 0 &&
+             h->generator_failed == 0;
+  std::string numbers = "achieved " + FormatNumber(h->achieved_rate) + "/s of " + FormatNumber(h->offered_rate) +
+                        "/s offered, dispatch lag p99 " + FormatNumber(h->lag_p99_ms) + " ms, max " +
+                        FormatNumber(h->lag_max_ms) + " ms";
+  if (h->pool_waits > 0 || h->generator_failed > 0) {
+    numbers += ", " + std::to_string(h->pool_waits) + " attempts waited for a connection in the generator's pool (" +
+               FormatNumber(h->pool_wait_ms_total / 1000.0) + " s in total), " + std::to_string(h->pool_wait_timeouts) +
+               " timed out still waiting, " + std::to_string(h->pool_waited_then_deadline) +
+               " hit the deadline after waiting, " + std::to_string(h->generator_failed) + " generator-side failures";
+  }
+  std::string reason = h->reason;
+  if (reason.empty() && !r.passed) {
+    reason = "attempts timed out waiting for a free connection in the generator's own pool";
+  }
+  r.message = r.passed ? numbers
+                       : "generator-limited (" + (reason.empty() ? std::string("no reason given") : reason) +
+                             "): " + numbers + "; the figures describe the generator, not the service";
+  return r;
+}
+
+GateResult FaultTookEffect(const GateInputs& in) {
+  using Outcome = FaultEffect::Outcome;
+  GateResult r{std::string(kFaultTookEffect), true, "", {}};
+  if (in.planned_faults == 0 && in.fault_effects.empty()) return NotApplicable(r.name, "the scenario has no faults");
+  std::size_t confirmed = 0, unconfirmed = 0, clean = 0, residue = 0, opted_out = 0;
+  std::string problems, opt_outs, proofs;
+  std::size_t named_proofs = 0;
+  for (const FaultEffect& e : in.fault_effects) {
+    const std::string what = e.fault + " round " + std::to_string(e.round) + (e.revert ? " revert" : "");
+    switch (e.outcome) {
+      case Outcome::kConfirmed:
+        (e.revert ? clean : confirmed) += 1;
+        if (!e.revert && named_proofs++ < kMaxNamedViolations) proofs += (proofs.empty() ? "" : "; ") + what + ": " + e.detail;
+        break;
+      case Outcome::kNotConfirmed:
+        (e.revert ? residue : unconfirmed) += 1;
+        problems += (problems.empty() ? "" : "; ") + what + (e.revert ? ": residue: " : ": not confirmed: ") + e.detail;
+        break;
+      case Outcome::kNotConfirmable:
+        opted_out += 1;
+        opt_outs += (opt_outs.empty() ? "" : "; ") + what + ": not confirmable: " + e.detail;
+        break;
+    }
+  }
+  r.figures = {{"fault_rounds_confirmed", D(confirmed)},
+               {"fault_rounds_unconfirmed", D(unconfirmed)},
+               {"fault_reverts_clean", D(clean)},
+               {"fault_reverts_residue", D(residue)},
+               {"fault_confirmations_opted_out", D(opted_out)}};
+  if (in.fault_effects.empty()) {
+    r.passed = false;
+    r.message = std::to_string(in.planned_faults) + " faults planned but no round was applied and confirmed";
+    return r;
+  }
+  r.passed = unconfirmed == 0 && residue == 0;
+  const std::string counts = std::to_string(confirmed) + " rounds confirmed, " + std::to_string(unconfirmed) +
+                             " not; " + std::to_string(clean) + " reverts clean, " + std::to_string(residue) +
+                             " with residue; " + std::to_string(opted_out) + " not confirmable";
+  if (!r.passed) {
+    r.message = problems + " (" + counts + "): a fault that did not take effect tested nothing";
+  } else {
+    r.message = counts;
+    if (!proofs.empty()) r.message += " (" + proofs + (named_proofs > kMaxNamedViolations ? "; ..." : "") + ")";
+  }
+  if (!opt_outs.empty()) r.message += "; " + opt_outs;
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Gate> TrafficServedGate() {
+  return MakeGate(std::string(kTrafficServed),
+                  [](const GateInputs& in) { return TrafficServed(internal::Sum(in.timeline)); });
+}
+std::unique_ptr<Gate> ShedOutweighsFailuresGate() {
+  return MakeGate(std::string(kShedOutweighsFailures),
+                  [](const GateInputs& in) { return ShedOutweighsFailures(internal::Sum(in.timeline)); });
+}
+std::unique_ptr<Gate> GeneratorLimitedGate() {
+  return MakeGate(std::string(kGeneratorLimited), [](const GateInputs& in) { return GeneratorLimited(in.health); });
+}
+std::unique_ptr<Gate> FaultTookEffectGate() { return MakeGate(std::string(kFaultTookEffect), FaultTookEffect); }
+
+}  // namespace aftershock::gates
