@@ -47,9 +47,10 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
   EXPECT_EQ(env.Get("AFTERSHOCK_CONFIG_TEST_OTHER"), std::nullopt);
 }
 
-TEST(ResilienceEnvironmentTest, KnownVariablesListsAllSixteen) {
+TEST(ResilienceEnvironmentTest, KnownVariablesListsAllSeventeen) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 16u);
+  ASSERT_EQ(known.size(), 17u);
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_CONVERGE_TIMEOUT_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_GAP_SECONDS"), known.end());
   EXPECT_EQ(known.front(), "RESILIENCE_ARTIFACTS_DIR");
   EXPECT_EQ(known.back(), "RESILIENCE_VERIFY_CONCURRENCY");

@@ -22,7 +22,6 @@
 #include "fixtures/alerting/alert_chain_verdict.h"
 #include "fixtures/alerting/alerting_stack.h"
 #include "fixtures/alerting/post_run_summary.h"
-#include "fixtures/list_ctest.h"
 #include "fixtures/resilience_scenario.h"
 #include "fixtures/targets/work/work_process.h"
 #include "framework/gtest/flags.h"
@@ -33,8 +32,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
 
 milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
 
