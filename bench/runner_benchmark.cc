@@ -37,7 +37,7 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "fixtures/pseudonym_target.h"
+#include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
 #include "fixtures/targets/pseudonym/pseudonym.grpc.pb.h"
 #include "fixtures/targets/pseudonym/pseudonym_process.h"
 #include "bench/internal/bench_support.h"

@@ -6,7 +6,7 @@
 #  - once per label set: after every build the binary writes a CTest include file with one test
 #    per (set, scenario) it contains, run with --gtest_also_run_disabled_tests, labelled
 #    "resilience;<set>", with the scenario's timeout, the set's environment and gtest XML output
-#    (see fixtures/list_ctest.h); the include file below adds the cluster resource lock
+#    (see framework/gtest/manifest_ctest_writer.h); the include file below adds the cluster resource lock
 #    (AFTERSHOCK_CLUSTER_LOCK, ctest/cluster_lock.cmake). A test-include file is used because
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.

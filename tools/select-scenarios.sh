@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the `ctest -R` regex that selects exactly the named scenarios of a set: their CTest tests are
-# named <set>.<scenario> (fixtures/list_ctest.cc); the cluster fixture tests come along through
+# named <set>.<scenario> (framework/gtest/manifest_ctest_writer.cc); the cluster fixture tests come along through
 # FIXTURES_REQUIRED. Every name must be a scenario of manifests/sets/<set>.yaml.
 #
 #   regex=$(bash tools/select-scenarios.sh pr "baseline, primary-kill")   # ^(pr\.baseline|pr\.primary-kill)$

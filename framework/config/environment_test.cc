@@ -49,7 +49,8 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
 
 TEST(ResilienceEnvironmentTest, KnownVariablesListsEveryKnobAndTheSelection) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 14u);
+  ASSERT_EQ(known.size(), 15u);
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_CONVERGE_TIMEOUT_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_GAP_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_SCENARIOS"), known.end());
   EXPECT_EQ(known.front(), "RESILIENCE_CALL_DEADLINE_SECONDS");

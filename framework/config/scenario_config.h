@@ -45,6 +45,9 @@ struct ScenarioConfig {
   int verify_concurrency = 0;          // >= 1
   double timeout_seconds = 0;          // > 0, the ctest timeout of this scenario
   double max_undecided_ratio = 0;      // 0..1, gate verification-decided (built-in default 0)
+  // >= 0, how long the settle phase waits for the target to say it has converged
+  // (ScenarioTarget::CheckConverged, gate target-converged); built-in default 30 s.
+  double converge_timeout_seconds = 30;
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;

@@ -106,7 +106,7 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
                                 "description, profile, params, env, rate_per_second, load_seconds,"));
-  EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio); did you mean 'load_seconds'?"));
+  EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds); did you mean 'load_seconds'?"));
 }
 
 TEST(SetManifestTest, UnknownKeyInDefaults) {
@@ -239,6 +239,23 @@ TEST(SetManifestTest, UndecidedRatioDefaultsToZeroAndIsValidated) {
             0.01);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 2\n")),
             "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be between 0 and 1");
+}
+
+TEST(SetManifestTest, ConvergeTimeoutDefaultsToThirtySecondsAndIsAValidatedDuration) {
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].converge_timeout_seconds,
+            30);
+  EXPECT_EQ(ParseSetManifest(Manifest(std::string(kBaseline) + "    converge_timeout_seconds: 2m\n"), kPath,
+                             Environment::FromMap({}))
+                .scenarios[0]
+                .converge_timeout_seconds,
+            120);
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath,
+                             Environment::FromMap({{"RESILIENCE_CONVERGE_TIMEOUT_SECONDS", "500ms"}}))
+                .scenarios[0]
+                .converge_timeout_seconds,
+            0.5);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    converge_timeout_seconds: -1s\n")),
+            "manifests/sets/pr.yaml:17: key 'converge_timeout_seconds': '-1s' must be >= 0");
 }
 
 TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValidated) {

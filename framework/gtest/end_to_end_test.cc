@@ -3,6 +3,7 @@
 // --aftershock_list_ctest mode and the second-interrupt behaviour.
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -151,18 +152,52 @@ TEST_F(GuardProbe, FixturesSeeTheParsedFlagsCommandLineOverEnvironment) {
                                " progress_seconds=7\n"));
 }
 
-TEST_F(GuardProbe, ListCtestWritesOneCommentPerScenarioAndRunsNothing) {
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// A set manifest naming `test` as its one scenario "probe".
+std::string ProbeManifest(const std::string& set, const std::string& test) {
+  return "set: " + set + "\ndefaults:\n  rate_per_second: 10\n  load_seconds: 1\n  settle_seconds: 0\n"
+         "  call_deadline_seconds: 1\n  max_in_flight: 100\n  ledger_capacity: 100\n  max_outage_seconds: 1\n"
+         "  max_unavailable_seconds: 1\n  max_recovery_seconds: 1\n  verify_concurrency: 1\n"
+         "  timeout_seconds: 30\nscenarios:\n  - name: probe\n    test: " + test + "\n";
+}
+
+TEST_F(GuardProbe, ListCtestRegistersTheManifestsScenariosWithoutAnyInstallLineAndRunsNothing) {
+  const std::filesystem::path manifest = tmp_.path() / "probe.yaml";
+  WriteText(manifest, ProbeManifest("probe", "GuardProbe.DISABLED_EmitsThenFails"));
   const std::filesystem::path listing = tmp_.path() / "scenarios.cmake";
-  const ProcessResult r = Run({"--aftershock_list_ctest=" + listing.string()});
+  const ProcessResult r = Run({"--aftershock_list_ctest=" + listing.string(), "--aftershock_set=probe",
+                               "--aftershock_manifest=" + manifest.string()});
   ASSERT_TRUE(r.exited);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(ReadFile(listing),
-            "# GuardProbe.DISABLED_EmitsThenFails\n"
-            "# GuardProbe.DISABLED_FailsBeforeEmit\n"
-            "# GuardProbe.DISABLED_SkippedScenario\n"
-            "# GuardProbe.DISABLED_InterruptTwice\n"
-            "# DISABLED_GuardProbeSuite.Listed\n");
+  const std::string text = ReadFile(listing);
+  EXPECT_THAT(text, HasSubstr("add_test([==[probe.probe]==] "));
+  EXPECT_THAT(text, HasSubstr("[==[--gtest_filter=GuardProbe.DISABLED_EmitsThenFails]==]"));
+  EXPECT_THAT(text, HasSubstr("LABELS [==[resilience;probe]==] TIMEOUT 30 "));
+  EXPECT_THAT(text, ::testing::EndsWith("# 1 scenario(s) of set probe\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("[==========]")));
+}
+
+TEST_F(GuardProbe, ListCtestFailsLoudlyWhenTheSetRegistersNoneOfTheBinarysScenarios) {
+  const std::filesystem::path manifest = tmp_.path() / "other.yaml";
+  WriteText(manifest, ProbeManifest("other", "SomeOtherSuite.DISABLED_Scenario"));
+  const std::filesystem::path listing = tmp_.path() / "scenarios.cmake";
+  const ProcessResult r = Run({"--aftershock_list_ctest=" + listing.string(), "--aftershock_set=other",
+                               "--aftershock_manifest=" + manifest.string()});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("this binary has 5 scenario(s) (first: GuardProbe.DISABLED_EmitsThenFails) but set "
+                               "'other' (" + manifest.string() + ") registers none of them"));
+  EXPECT_FALSE(std::filesystem::exists(listing));
+}
+
+TEST_F(GuardProbe, ListCtestWithoutASetIsAUsageError) {
+  const ProcessResult r = Run({"--aftershock_list_ctest=" + (tmp_.path() / "x.cmake").string()});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--aftershock_list_ctest needs --aftershock_set=NAME"));
 }
 
 TEST_F(GuardProbe, FirstInterruptIsAFlagSecondKills) {

@@ -1,10 +1,12 @@
 // main() of every aftershock suite binary (library aftershock_gtest_main, linked instead of
-// GTest::gtest_main): parses the aftershock flags, initialises GoogleTest, installs the timeline
-// listener, the empty-run guard (for a resilience selection) and the interrupt handlers, and runs
-// the tests; or, with --aftershock_list_ctest, describes the scenarios for CTest instead.
+// GTest::gtest_main): parses the aftershock flags, initialises GoogleTest, installs the scenario
+// reporters (stdout, artifacts, JUnit properties, the CI step summary), the timeline listener, the
+// empty-run guard (for a resilience selection) and the interrupt handlers, and runs the tests; or,
+// with --aftershock_list_ctest, writes the manifest-aware CTest registration instead.
 // Exit codes: 0 all passed, 1 a failure (or an empty resilience selection), 2 bad aftershock flags
 // or a --gtest_* flag GoogleTest would not parse (it would print its help and exit 0).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "framework/gtest/flags.h"
 #include "framework/gtest/interrupt.h"
 #include "framework/gtest/list_ctest.h"
+#include "framework/gtest/reporters.h"
 #include "framework/gtest/scenario_output.h"
 #include "gtest/gtest.h"
 
@@ -61,6 +64,10 @@ int main(int argc, char** argv) {
 
   ag::ScenarioOutput output(flags.artifacts_dir);
   const ag::ScopedCurrentScenarioOutput current_output(output);
+  // The CI step summary, where CI offers one (GitHub Actions).
+  const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
+  const ag::ScopedScenarioReporters reporters(
+      ag::DefaultScenarioReporters(step_summary != nullptr ? step_summary : ""));
   testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
   listeners.Append(new ag::TimelineListener);  // GoogleTest owns the listeners.
   if (flags.resilience_selection()) listeners.Append(new ag::EmptyRunGuard(flags.set));

@@ -1,5 +1,7 @@
 #include "framework/gtest/scenario_output.h"
 
+#include "framework/report/markers.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -100,9 +102,7 @@ void ScenarioOutput::Emit(std::ostream& out) {
     }
     std::string text = std::move(csv).str();
     if (!text.empty() && text.back() != '\n') text += '\n';
-    out << "##aftershock BEGIN " << t.file_name << " set=" << set << " scenario=" << scenario << '\n'
-        << text << "##aftershock END " << t.file_name << " rows=" << rows << '\n';
-    out.flush();
+    report::WriteMarkedTimeline(out, t.file_name, set, scenario, text, rows);
     WriteArtifact(dir, t.file_name, text);
   }
 }

@@ -8,6 +8,10 @@
 //   ##aftershock END load-timeline.csv rows=42
 //   -> <artifacts_dir>/pr/primary-kill/load-timeline.csv
 //
+// The ResilienceScenario fixture reports through the installed ScenarioReporters (reporters.h),
+// which print the same markers (framework/report/markers.h); ScenarioOutput is for a test that
+// emits timelines of its own outside RunAndJudge.
+//
 // Usage in a scenario (main owns the one ScenarioOutput; TimelineListener calls End() after each
 // test, so a scenario that fails or aborts before Emit() still gets its timelines out):
 //   ScenarioOutput& out = CurrentScenarioOutput();
@@ -28,12 +32,13 @@
 #include <string_view>
 #include <vector>
 
+#include "framework/report/scenario_reporter.h"
 #include "gtest/gtest.h"
 
 namespace aftershock::gtest_integration {
 
 // The set name used when a scenario runs outside any set (e.g. from the IDE without --aftershock_set).
-inline constexpr std::string_view kAdHocSetName = "adhoc";
+inline constexpr std::string_view kAdHocSetName = report::kAdHocSetName;
 
 class ScenarioOutput {
  public:

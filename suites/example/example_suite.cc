@@ -6,10 +6,9 @@
 
 #include <memory>
 
-#include "fixtures/list_ctest.h"
-#include "fixtures/pseudonym_defects_fault.h"
-#include "fixtures/pseudonym_target.h"
 #include "fixtures/resilience_scenario.h"
+#include "fixtures/targets/pseudonym/adapter/pseudonym_defects_fault.h"
+#include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
 #include "fixtures/targets/pseudonym/pseudonym_process.h"
 #include "fixtures/targets/pseudonym/test_control_client.h"
 
@@ -18,9 +17,6 @@ namespace {
 
 using std::chrono::milliseconds;
 namespace v1 = pseudonym::v1;
-
-// This binary writes its own CTest registration (ctest/aftershock_suite.cmake).
-const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
 
 milliseconds Ms(double seconds) { return milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5)); }
 

@@ -15,9 +15,8 @@
 #include <memory>
 
 #include "fixtures/cluster_faults.h"
-#include "fixtures/list_ctest.h"
-#include "fixtures/pseudonym_target.h"
 #include "fixtures/resilience_scenario.h"
+#include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
 #include "framework/cluster/control/cluster_client.h"
 #include "framework/gtest/flags.h"
 
@@ -26,8 +25,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
 
 milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
 

@@ -29,7 +29,6 @@
 #include <string>
 #include <thread>
 
-#include "fixtures/list_ctest.h"
 #include "fixtures/resilience_scenario.h"
 #include "fixtures/targets/work/work_process.h"
 #include "framework/alerting/alert_chain_gates.h"
@@ -45,8 +44,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
 
 milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/pseudonym_target.h"
+#include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
 #include "tools/verify/verify_command.h"
 
 namespace {

@@ -42,6 +42,7 @@ enum KnobIndex : std::size_t {
   kVerifyConcurrency,
   kTimeoutSeconds,
   kMaxUndecidedRatio,
+  kConvergeTimeoutSeconds,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
@@ -61,6 +62,8 @@ inline constexpr KnobSpec kKnobs[] = {
     {"verify_concurrency", "RESILIENCE_VERIFY_CONCURRENCY", ValueKind::kInteger, Bound::kPositive, false, 0},
     {"timeout_seconds", "RESILIENCE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kPositive, false, 0},
     {"max_undecided_ratio", "RESILIENCE_MAX_UNDECIDED_RATIO", ValueKind::kNumber, Bound::kRatio, true, 0},
+    {"converge_timeout_seconds", "RESILIENCE_CONVERGE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
+     true, 30},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 

@@ -1,17 +1,17 @@
-#include "framework/gtest/progress.h"
+#include "framework/scenario/progress_line.h"
 
 #include <exception>
 #include <utility>
 
-namespace aftershock::gtest_integration {
+namespace aftershock::scenario {
 
-ProgressReporter::ProgressReporter(std::chrono::milliseconds period, std::function<std::string()> render,
+ProgressLine::ProgressLine(std::chrono::milliseconds period, std::function<std::string()> render,
                                    std::ostream& out)
     : period_(period), render_(std::move(render)), out_(out) {
   if (period_ > std::chrono::milliseconds::zero() && render_) thread_ = std::thread([this] { Run(); });
 }
 
-ProgressReporter::~ProgressReporter() {
+ProgressLine::~ProgressLine() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -20,12 +20,12 @@ ProgressReporter::~ProgressReporter() {
   if (thread_.joinable()) thread_.join();
 }
 
-int ProgressReporter::lines_printed() const {
+int ProgressLine::lines_printed() const {
   std::lock_guard<std::mutex> lock(mu_);
   return lines_;
 }
 
-void ProgressReporter::Run() {
+void ProgressLine::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   // Ends when the destructor sets stop_; each wait lasts at most one period.
   while (!wake_.wait_for(lock, period_, [this] { return stop_; })) {
@@ -45,4 +45,4 @@ void ProgressReporter::Run() {
   }
 }
 
-}  // namespace aftershock::gtest_integration
+}  // namespace aftershock::scenario

@@ -1,4 +1,4 @@
-#include "framework/gtest/progress.h"
+#include "framework/scenario/progress_line.h"
 
 #include <atomic>
 #include <chrono>
@@ -9,13 +9,13 @@
 
 #include "gtest/gtest.h"
 
-namespace aftershock::gtest_integration {
+namespace aftershock::scenario {
 namespace {
 
 using std::chrono::milliseconds;
 
 // Waits (bounded) until `reporter` printed at least `n` lines.
-bool WaitForLines(const ProgressReporter& reporter, int n) {
+bool WaitForLines(const ProgressLine& reporter, int n) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (reporter.lines_printed() < n) {
     if (std::chrono::steady_clock::now() > deadline) return false;
@@ -24,12 +24,12 @@ bool WaitForLines(const ProgressReporter& reporter, int n) {
   return true;
 }
 
-TEST(ProgressReporter, PrintsOneLinePerPeriodWithTheRenderedText) {
+TEST(ProgressLine, PrintsOneLinePerPeriodWithTheRenderedText) {
   std::ostringstream out;
   std::atomic<int> counter{0};
   int printed = 0;
   {
-    ProgressReporter reporter(milliseconds(10), [&] { return "tick " + std::to_string(++counter); }, out);
+    ProgressLine reporter(milliseconds(10), [&] { return "tick " + std::to_string(++counter); }, out);
     ASSERT_TRUE(WaitForLines(reporter, 3));
     // Destruction joins the thread, so `out` and `counter` are safe to read afterwards.
     printed = reporter.lines_printed();
@@ -42,20 +42,20 @@ TEST(ProgressReporter, PrintsOneLinePerPeriodWithTheRenderedText) {
   EXPECT_EQ(out.str(), expected);
 }
 
-TEST(ProgressReporter, DestructorWakesTheThreadAtOnce) {
+TEST(ProgressLine, DestructorWakesTheThreadAtOnce) {
   std::ostringstream out;
   const auto start = std::chrono::steady_clock::now();
-  { ProgressReporter reporter(std::chrono::hours(1), [] { return std::string("never"); }, out); }
+  { ProgressLine reporter(std::chrono::hours(1), [] { return std::string("never"); }, out); }
   // Generous bound: it must not wait for the hour-long period.
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_EQ(out.str(), "");
 }
 
-TEST(ProgressReporter, ZeroPeriodIsOff) {
+TEST(ProgressLine, ZeroPeriodIsOff) {
   std::ostringstream out;
   std::atomic<int> calls{0};
   {
-    ProgressReporter reporter(milliseconds(0), [&] { ++calls; return std::string("x"); }, out);
+    ProgressLine reporter(milliseconds(0), [&] { ++calls; return std::string("x"); }, out);
     std::this_thread::sleep_for(milliseconds(30));
     EXPECT_EQ(reporter.lines_printed(), 0);
   }
@@ -63,10 +63,10 @@ TEST(ProgressReporter, ZeroPeriodIsOff) {
   EXPECT_EQ(out.str(), "");
 }
 
-TEST(ProgressReporter, ARenderExceptionBecomesALine) {
+TEST(ProgressLine, ARenderExceptionBecomesALine) {
   std::ostringstream out;
   {
-    ProgressReporter reporter(milliseconds(10), []() -> std::string { throw std::runtime_error("no data"); }, out);
+    ProgressLine reporter(milliseconds(10), []() -> std::string { throw std::runtime_error("no data"); }, out);
     ASSERT_TRUE(WaitForLines(reporter, 1));
   }
   const std::string text = out.str();
@@ -74,4 +74,4 @@ TEST(ProgressReporter, ARenderExceptionBecomesALine) {
 }
 
 }  // namespace
-}  // namespace aftershock::gtest_integration
+}  // namespace aftershock::scenario

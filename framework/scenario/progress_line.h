@@ -1,15 +1,15 @@
-// ProgressReporter: a live progress line while a long scenario runs, so a CI log or a terminal
+// ProgressLine: a live progress line while a long scenario runs, so a CI log or a terminal
 // shows the run is alive and where it is.
 //
 // Every period it prints one line "[aftershock] <render()>" to the stream (stderr by default),
 // flushed; no carriage-return animation, so logs stay readable. The first line comes after one
 // period, so short scenarios print nothing. The destructor stops and joins the thread at once.
 //
-//   ProgressReporter progress(std::chrono::seconds(CurrentFlags().progress_seconds), [&] {
+//   ProgressLine progress(std::chrono::seconds(CurrentFlags().progress_seconds), [&] {
 //     return "stage ramp: second 12/60, offered 480, ok 478";
 //   });
-#ifndef AFTERSHOCK_FRAMEWORK_GTEST_PROGRESS_H_
-#define AFTERSHOCK_FRAMEWORK_GTEST_PROGRESS_H_
+#ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_PROGRESS_LINE_H_
+#define AFTERSHOCK_FRAMEWORK_SCENARIO_PROGRESS_LINE_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -20,18 +20,18 @@
 #include <string>
 #include <thread>
 
-namespace aftershock::gtest_integration {
+namespace aftershock::scenario {
 
-class ProgressReporter {
+class ProgressLine {
  public:
   // A zero or negative period turns the reporter off (no thread). `render` runs on the
   // reporter's thread and must be safe to call concurrently with the scenario; an exception it
   // throws is printed instead of a progress line.
-  ProgressReporter(std::chrono::milliseconds period, std::function<std::string()> render,
+  ProgressLine(std::chrono::milliseconds period, std::function<std::string()> render,
                    std::ostream& out = std::cerr);
-  ~ProgressReporter();
-  ProgressReporter(const ProgressReporter&) = delete;
-  ProgressReporter& operator=(const ProgressReporter&) = delete;
+  ~ProgressLine();
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
 
   // Lines printed so far.
   int lines_printed() const;
@@ -49,6 +49,6 @@ class ProgressReporter {
   std::thread thread_;  // last: started after everything it uses
 };
 
-}  // namespace aftershock::gtest_integration
+}  // namespace aftershock::scenario
 
-#endif  // AFTERSHOCK_FRAMEWORK_GTEST_PROGRESS_H_
+#endif  // AFTERSHOCK_FRAMEWORK_SCENARIO_PROGRESS_LINE_H_

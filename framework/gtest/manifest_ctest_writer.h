@@ -1,0 +1,53 @@
+// The CTest registration of scenarios, written by a suite binary itself (--aftershock_list_ctest).
+//
+// A suite binary knows its scenarios (the DISABLED_ gtest cases) and, through the set manifests,
+// which set selects which of them with what timeout. ctest/aftershock_suite.cmake runs the binary
+// after every build to write this file, and CTest includes it: one test per (set, scenario), run
+// with --gtest_also_run_disabled_tests, labelled "resilience;<set>", with its timeout and gtest XML
+// output; the include file of ctest/aftershock_suite.cmake adds the one cluster resource lock
+// (ctest/cluster_lock.cmake). (gtest_discover_tests(... PROPERTIES LABELS "a;b") would silently drop
+// the list values, hence this include file.)
+//
+// aftershock_gtest_main always uses this writer (list_ctest.h): no suite has to install it. A binary
+// that has scenarios but registers none of them for the requested set is an error (exit 1, naming the
+// set and the manifest), never an empty registration that looks like a passing run.
+//
+//   CtestScript s = ScenarioCtestScript(manifest, path, {"ExampleSuite.DISABLED_Baseline"}, where);
+//   // s.text: add_test(...) lines; s.registered: 1
+#ifndef AFTERSHOCK_FRAMEWORK_GTEST_MANIFEST_CTEST_WRITER_H_
+#define AFTERSHOCK_FRAMEWORK_GTEST_MANIFEST_CTEST_WRITER_H_
+
+#include <string>
+#include <vector>
+
+#include "framework/config/set_manifest.h"
+#include "framework/gtest/flags.h"
+
+namespace aftershock::gtest_integration {
+
+struct CtestRegistration {
+  std::string binary;     // absolute path of the suite binary
+  std::string xml_dir;    // where each scenario's gtest XML goes
+  std::string artifacts_dir;
+};
+
+struct CtestScript {
+  std::string text;    // the CMake script
+  int registered = 0;  // scenarios it registers
+};
+
+// The CMake script registering every scenario of `manifest` that `tests` contains.
+CtestScript ScenarioCtestScript(const config::SetManifest& manifest, const std::string& manifest_path,
+                                const std::vector<std::string>& tests, const CtestRegistration& where);
+
+// main's --aftershock_list_ctest mode: loads the manifest of flags.set (flags.manifest, or
+// DefaultManifestPath) and writes the script to flags.list_ctest. Returns the exit code: 0 written,
+// 1 an error (bad manifest, cannot write, or `tests` is not empty and none is registered), 2 no set.
+int WriteManifestCtestRegistration(const Flags& flags, const std::vector<std::string>& tests);
+
+// "<source dir>/manifests/sets/<set>.yaml", the default manifest of a set.
+std::string DefaultManifestPath(const std::string& set);
+
+}  // namespace aftershock::gtest_integration
+
+#endif  // AFTERSHOCK_FRAMEWORK_GTEST_MANIFEST_CTEST_WRITER_H_

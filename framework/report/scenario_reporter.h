@@ -1,0 +1,77 @@
+// ScenarioReporter: one sink of a scenario's results (stdout markers, the artifacts folder, JUnit
+// properties, the CI step summary, or a user's own), in the style of a Catch2 listener or a Google
+// Benchmark reporter: a base class whose every hook does nothing, so a sink overrides only what it
+// writes. The suite's main installs the sinks (framework/gtest/reporters.h); the fixture hands every
+// run to all of them through ReportScenario(), in this order of hooks:
+//
+//   OnScenarioStart(info)            the run is over, nothing is written yet
+//   OnTimelines(info, report)        the load and chaos timelines, before anything is judged
+//   OnVerdict(info, report)          stage reports, every gate (suite gates included), failures
+//   OnScenarioEnd(info)
+//
+// Each hook runs for every sink before the next hook starts, so all timelines are out before any
+// verdict. A sink reports its own write errors on stderr and never throws (the others still run).
+//
+//   class CountingReporter : public report::ScenarioReporter {
+//     void OnVerdict(const ScenarioInfo&, const ScenarioReport& r) override { red += !r.all_passed; }
+//     int red = 0;
+//   };
+#ifndef AFTERSHOCK_FRAMEWORK_REPORT_SCENARIO_REPORTER_H_
+#define AFTERSHOCK_FRAMEWORK_REPORT_SCENARIO_REPORTER_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "framework/scenario/scenario_outcome.h"
+
+namespace aftershock::report {
+
+// The set name used when a scenario runs outside any set (e.g. from the IDE without --aftershock_set).
+inline constexpr std::string_view kAdHocSetName = "adhoc";
+
+struct ScenarioInfo {
+  std::string set;            // never empty: kAdHocSetName outside a set
+  std::string scenario;       // the manifest's scenario name
+  std::string artifacts_dir;  // this scenario's folder: "<artifacts root>/<set>/<scenario>"
+};
+
+// One CSV timeline, rendered once for every sink.
+struct Timeline {
+  std::string file_name;  // e.g. "load-timeline.csv"
+  std::string csv;        // header included, ends with a newline
+  std::size_t rows = 0;   // data rows
+};
+
+// Everything the sinks write, computed once from the outcome (MakeScenarioReport).
+struct ScenarioReport {
+  const scenario::ScenarioOutcome* outcome = nullptr;  // the figures behind the texts
+  std::vector<Timeline> timelines;                     // load-timeline.csv, chaos-timeline.csv
+  std::string stage_report_txt;
+  std::string stage_report_md;
+  std::string stage_report_json;
+  std::string verdict;   // gates::FormatGateReport of every gate
+  std::string failures;  // failures.txt: one reason a line; empty on a green run
+  bool all_passed = false;
+};
+
+class ScenarioReporter {
+ public:
+  virtual ~ScenarioReporter() = default;
+  virtual void OnScenarioStart(const ScenarioInfo& /*info*/) {}
+  virtual void OnTimelines(const ScenarioInfo& /*info*/, const ScenarioReport& /*report*/) {}
+  virtual void OnVerdict(const ScenarioInfo& /*info*/, const ScenarioReport& /*report*/) {}
+  virtual void OnScenarioEnd(const ScenarioInfo& /*info*/) {}
+};
+
+// The texts of `outcome` (its gates as they are when called: add suite gates before).
+ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome);
+
+// Runs every hook of every sink in the order above. Returns the report it handed them.
+ScenarioReport ReportScenario(const std::vector<ScenarioReporter*>& reporters, const ScenarioInfo& info,
+                              const scenario::ScenarioOutcome& outcome);
+
+}  // namespace aftershock::report
+
+#endif  // AFTERSHOCK_FRAMEWORK_REPORT_SCENARIO_REPORTER_H_

@@ -1,0 +1,44 @@
+// InProcessTarget: a scenario target with no service behind it, for the scenario and report tests.
+// Every call succeeds at once on the dispatcher thread; it makes no promises; its convergence check
+// is scripted.
+//
+//   InProcessTarget target;
+//   target.convergence = [](int check) { return Convergence{.converged = check >= 3}; };
+//   ScenarioOutcome outcome = RunScenario(plan, target);
+#ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_INTERNAL_TEST_TARGET_H_
+#define AFTERSHOCK_FRAMEWORK_SCENARIO_INTERNAL_TEST_TARGET_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "framework/scenario/scenario_target.h"
+
+namespace aftershock::scenario::internal {
+
+class InstantWorkload : public load::Workload {
+ public:
+  std::unique_ptr<load::CallState> NewCall(std::uint64_t) override { return std::make_unique<load::CallState>(); }
+  void Issue(load::CallState&, const load::Attempt&, load::AttemptDone done) override { done(kCodeOk); }
+};
+
+class InProcessTarget : public ScenarioTarget {
+ public:
+  // Called with the 1-based number of the check; empty: the target has no convergence check.
+  std::function<Convergence(int check)> convergence;
+  int checks = 0;
+
+  std::unique_ptr<load::Workload> MakeWorkload(ledger::PromiseLedger&, const RunClock&) override {
+    return std::make_unique<InstantWorkload>();
+  }
+  std::unique_ptr<ledger::PromiseVerifier> MakeVerifier() override { return nullptr; }
+  bool MakesNoPromises() const override { return true; }
+  std::optional<Convergence> CheckConverged() override {
+    if (!convergence) return std::nullopt;
+    return convergence(++checks);
+  }
+};
+
+}  // namespace aftershock::scenario::internal
+
+#endif  // AFTERSHOCK_FRAMEWORK_SCENARIO_INTERNAL_TEST_TARGET_H_

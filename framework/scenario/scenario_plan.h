@@ -1,0 +1,43 @@
+// ScenarioPlan: everything one run of a scenario is given before it starts (its resolved knobs, the
+// faults on their schedule, where the ledger streams, how it is stopped early).
+//
+//   ScenarioPlan plan{.config = config, .faults = {{.at = 4s, .duration = 2s, .fault = stall}}};
+//   plan.ledger_path = artifacts / "ledger.tsv";
+//   ScenarioOutcome outcome = RunScenario(plan, target);   // scenario_run.h
+#ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_SCENARIO_PLAN_H_
+#define AFTERSHOCK_FRAMEWORK_SCENARIO_SCENARIO_PLAN_H_
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "framework/chaos/chaos_scheduler.h"
+#include "framework/config/scenario_config.h"
+
+namespace aftershock::scenario {
+
+struct ScenarioPlan {
+  config::ScenarioConfig config;
+  std::vector<chaos::TimedFault> faults;
+  std::function<bool()> stop_requested;               // e.g. the SIGINT flag
+  int progress_seconds = 5;                           // 0: no progress line (lines go to stderr)
+  std::uint64_t seed = 1;
+  // Where the ledger streams while the run goes (every promise, flushed at least every second);
+  // empty: no ledger file.
+  std::string ledger_path;
+  // Promises acknowledged this close to a fault's actual window are pinned when the ledger samples.
+  std::int64_t fault_window_ms = 5000;
+};
+
+// The run could not start (e.g. the in-flight ceiling is below rate x deadline, or the target returned
+// no verifier without declaring that it makes no promises).
+class ScenarioSetupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace aftershock::scenario
+
+#endif  // AFTERSHOCK_FRAMEWORK_SCENARIO_SCENARIO_PLAN_H_
