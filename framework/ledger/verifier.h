@@ -12,7 +12,7 @@
 // each call with its own deadline, and stops starting new checks once the overall deadline passes.
 //
 // Verification must decide. A check that ends in a transient error (by default UNAVAILABLE,
-// DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED) is retried with back-off while the overall deadline
+// DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, NOT_SENT) is retried with back-off while the overall deadline
 // allows; what stays undecided (an error, or never started) is counted by its code, and the
 // `verification-decided` gate turns red when undecided promises exceed the scenario's
 // max_undecided_ratio (default 0). An error is never a violation, and never a pass either.
@@ -80,8 +80,9 @@ struct VerifyOptions {
   std::chrono::milliseconds overall_deadline{120000};
   // A check whose error has one of these codes is tried again (back-off from retry_backoff_initial,
   // doubling up to retry_backoff_max) while the overall deadline allows.
+  // kCodeNotSent: the read never left the client (a refused connection), always safe to repeat.
   std::vector<CallCode> retry_codes{kCodeUnavailable, kCodeDeadlineExceeded, 8 /*RESOURCE_EXHAUSTED*/,
-                                    10 /*ABORTED*/};
+                                    10 /*ABORTED*/, kCodeNotSent};
   std::chrono::milliseconds retry_backoff_initial{100};
   std::chrono::milliseconds retry_backoff_max{2000};
 };
