@@ -23,8 +23,22 @@ std::string CallCodeName(CallCode code) {
     case kCodeContractViolation: return "CONTRACT_VIOLATION";
     case kCodeGeneratorPoolTimeout: return "GENERATOR_POOL_TIMEOUT";
     case kCodeGeneratorPoolWaitDeadline: return "GENERATOR_POOL_WAIT_DEADLINE";
+    case kCodeNotSent: return "NOT_SENT";
     default: return "CODE_" + std::to_string(code);
   }
+}
+
+CallCode PostgresErrorCode(std::string_view sqlstate, bool sent) {
+  constexpr CallCode kAborted = 10, kFailedPrecondition = 9, kResourceExhausted = 8, kAlreadyExists = 6;
+  if (sqlstate == "40001" || sqlstate == "40P01") return kAborted;
+  if (sqlstate == "57014") return kCodeDeadlineExceeded;
+  if (sqlstate == "25006") return kFailedPrecondition;
+  if (sqlstate == "23505") return kAlreadyExists;
+  if (sqlstate.substr(0, 2) == "53") return kResourceExhausted;
+  if (sqlstate.substr(0, 2) == "08" || sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03") {
+    return sent ? kCodeTransportError : kCodeNotSent;
+  }
+  return kCodeInternal;
 }
 
 std::optional<CallCode> ParseCallCode(std::string_view text) {
@@ -36,6 +50,7 @@ std::optional<CallCode> ParseCallCode(std::string_view text) {
   if (text == "CONTRACT_VIOLATION") return kCodeContractViolation;
   if (text == "GENERATOR_POOL_TIMEOUT") return kCodeGeneratorPoolTimeout;
   if (text == "GENERATOR_POOL_WAIT_DEADLINE") return kCodeGeneratorPoolWaitDeadline;
+  if (text == "NOT_SENT") return kCodeNotSent;
   std::string_view digits = text;
   if (digits.substr(0, 5) == "HTTP_") digits.remove_prefix(5);
   CallCode value = 0;

@@ -30,7 +30,9 @@ inline constexpr CallCode kCodeInternal = 13;
 inline constexpr CallCode kCodeUnavailable = 14;
 // The arrival found the in-flight ceiling full and was never issued (counted as a failure).
 inline constexpr CallCode kCodeShed = -1;
-// The transport could not issue the call at all (e.g. connection refused before sending).
+// The connection failed after the request was (or may have been) sent: reset, closed mid-reply, a
+// broken pipe on write. The service may have applied it: indeterminate by default.
+// (docs/call-codes.md: which code a raw TCP, HTTP or database client reports for each outcome.)
 inline constexpr CallCode kCodeTransportError = -2;
 // The response arrived but broke the workload's contract (e.g. an empty body with 200).
 inline constexpr CallCode kCodeContractViolation = -3;
@@ -42,11 +44,41 @@ inline constexpr CallCode kCodeGeneratorPoolTimeout = -4;
 // deadline on the wire: the deadline was spent partly in the generator, so the outcome is the
 // generator's (and indeterminate: the request did reach the service).
 inline constexpr CallCode kCodeGeneratorPoolWaitDeadline = -5;
+// The client knows the request never left it: connection refused, no route, connect timeout, a
+// closed local pool. Certainly not applied: never indeterminate, safe to retry even for writes that
+// are not idempotent. (It is the service's failure, not the generator's: it was down.)
+inline constexpr CallCode kCodeNotSent = -6;
+
+// Where a non-gRPC client's call failed without a response, for ClientFailureCode.
+enum class ClientFailure {
+  kBeforeSend,     // nothing was sent (refused, unreachable, connect timed out): kCodeNotSent
+  kAfterSend,      // the request (or part of it) was sent, no complete answer: kCodeTransportError
+  kTimedOut,       // the call's deadline passed after sending: kCodeDeadlineExceeded
+};
 
 // True for outcomes that are the load generator's, not the service's.
 constexpr bool IsGeneratorSideCode(CallCode code) {
   return code == kCodeGeneratorPoolTimeout || code == kCodeGeneratorPoolWaitDeadline;
 }
+
+// The code a raw TCP/HTTP/database client reports for a call that failed without a response.
+constexpr CallCode ClientFailureCode(ClientFailure failure) {
+  switch (failure) {
+    case ClientFailure::kBeforeSend: return kCodeNotSent;
+    case ClientFailure::kAfterSend: return kCodeTransportError;
+    case ClientFailure::kTimedOut: return kCodeDeadlineExceeded;
+  }
+  return kCodeUnknown;
+}
+
+// The code for a PostgreSQL error by its SQLSTATE (e.g. libpq's PG_DIAG_SQLSTATE), given whether the
+// statement (or COMMIT) had been sent. Serialization failure and deadlock (40001, 40P01) are ABORTED
+// (rolled back: not applied), statement timeout / cancel (57014) DEADLINE_EXCEEDED, a read-only
+// standby (25006) FAILED_PRECONDITION, too many connections / out of resources (53xxx)
+// RESOURCE_EXHAUSTED, a unique violation (23505) ALREADY_EXISTS, a connection exception (08xxx) or
+// admin shutdown (57P01..57P03) NOT_SENT before sending and TRANSPORT_ERROR after (a COMMIT whose
+// answer was lost may have committed), anything else INTERNAL.
+CallCode PostgresErrorCode(std::string_view sqlstate, bool sent);
 
 std::string CallCodeName(CallCode code);
 // Accepts gRPC names ("UNAVAILABLE"), "HTTP_503" or a bare integer; nullopt when unrecognised.

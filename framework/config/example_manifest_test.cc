@@ -14,11 +14,14 @@ TEST(ExampleManifestTest, Loads) {
   EXPECT_EQ(set.name, "example");
   EXPECT_EQ(set.path, kExamplePath);
   EXPECT_THAT(SelectedScenarios(set, Environment()),
-              ::testing::ElementsAre("baseline", "stall-burst", "internal-burst"));
+              ::testing::ElementsAre("baseline", "stall-burst", "internal-burst", "kv-blocking-read-back",
+                                     "kv-lost-writes", "kv-async-read-back"));
   for (const ScenarioConfig& c : set.scenarios) {
+    // The key-value scenarios (suites/example/kv_suite.cc) run 8 s at 100/s.
+    const bool kv = c.name.rfind("kv-", 0) == 0;
     EXPECT_EQ(c.set, "example");
-    EXPECT_EQ(c.rate_per_second, 200) << c.name;
-    EXPECT_EQ(c.load_seconds, 12) << c.name;
+    EXPECT_EQ(c.rate_per_second, kv ? 100 : 200) << c.name;
+    EXPECT_EQ(c.load_seconds, kv ? 8 : 12) << c.name;
     EXPECT_EQ(c.settle_seconds, 1) << c.name;
     EXPECT_EQ(c.call_deadline_seconds, 2) << c.name;
     EXPECT_EQ(c.max_in_flight, 2000) << c.name;
@@ -28,8 +31,8 @@ TEST(ExampleManifestTest, Loads) {
     EXPECT_EQ(c.max_recovery_seconds, 10) << c.name;
     EXPECT_EQ(c.verify_concurrency, 16) << c.name;
     EXPECT_EQ(c.timeout_seconds, 120) << c.name;
-    EXPECT_EQ(c.PeakRate(), 200) << c.name;
-    EXPECT_EQ(c.ProfileSeconds(), 12) << c.name;
+    EXPECT_EQ(c.PeakRate(), kv ? 100 : 200) << c.name;
+    EXPECT_EQ(c.ProfileSeconds(), kv ? 8 : 12) << c.name;
     EXPECT_THAT(c.source, ::testing::StartsWith(kExamplePath + ":")) << c.name;
   }
 }

@@ -14,6 +14,8 @@ namespace {
 constexpr std::string_view kColumns = kLedgerFileColumns;
 constexpr std::string_view kAcknowledgedMeta = "# acknowledged=";  // version 1
 constexpr std::string_view kEndMeta = "# end acknowledged=";
+constexpr std::string_view kPromiseRow = "promise";     // PromiseKind::kIssued (every v1 and older v2 row)
+constexpr std::string_view kReadBackRow = "read-back";  // PromiseKind::kWritten
 
 [[noreturn]] void Fail(const std::string& source, std::size_t line, const std::string& problem) {
   throw LedgerFileError(source + ":" + std::to_string(line) + ": " + problem);
@@ -51,7 +53,9 @@ std::string LedgerFile::HeaderValue(std::string_view name) const {
 
 std::string FormatLedgerRecord(const Promise& p) {
   using internal::EscapeField;
-  return "promise\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + '\t' + EscapeField(p.value) + "\t\n";
+  const std::string_view row = p.kind == PromiseKind::kWritten ? kReadBackRow : kPromiseRow;
+  return std::string(row) + '\t' + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + '\t' + EscapeField(p.value) +
+         "\t\n";
 }
 
 std::string FormatLedgerRecord(const IndeterminatePromise& p) {
@@ -146,16 +150,18 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
     if (!key) Fail(source, line_no, "bad escape in key");
     std::optional<std::string> value = internal::UnescapeField(fields[3]);
     if (!value) Fail(source, line_no, "bad escape in value");
-    if (fields[0] == "promise") {
-      if (!fields[4].empty()) Fail(source, line_no, "a promise row has no code");
-      file.promises.push_back(Promise{std::move(*key), std::move(*value), unix_ms});
+    if (fields[0] == kPromiseRow || fields[0] == kReadBackRow) {
+      if (!fields[4].empty()) Fail(source, line_no, "a " + std::string(fields[0]) + " row has no code");
+      if (version == 1 && fields[0] == kReadBackRow) Fail(source, line_no, "read-back rows need version 2");
+      const PromiseKind kind = fields[0] == kReadBackRow ? PromiseKind::kWritten : PromiseKind::kIssued;
+      file.promises.push_back(Promise{std::move(*key), std::move(*value), unix_ms, kind});
     } else if (fields[0] == "indeterminate") {
       if (!value->empty()) Fail(source, line_no, "an indeterminate row has no value");
       const std::optional<CallCode> code = ParseCallCode(fields[4]);
       if (!code) Fail(source, line_no, "unknown code '" + std::string(fields[4]) + "'");
       file.indeterminate.push_back(IndeterminatePromise{std::move(*key), unix_ms, *code});
     } else {
-      Fail(source, line_no, "unknown kind '" + std::string(fields[0]) + "' (expected promise or indeterminate)");
+      Fail(source, line_no, "unknown kind '" + std::string(fields[0]) + "' (expected promise, read-back or indeterminate)");
     }
   }
   if (line_no == 0) Fail(source, 1, "empty file, expected '" + std::string(kLedgerFileVersionLine) + "'");

@@ -9,10 +9,13 @@
 //   # target.addresses=127.0.0.1:5001,127.0.0.1:5002
 //   kind	unix_ms	key	value	code
 //   promise	1733040000123	alice	p-17	
+//   read-back	1733040000200	k-1	v-1	
 //   indeterminate	1733040000456	bob		DEADLINE_EXCEEDED
 //   # end acknowledged=1 indeterminate=1
 //
-// The first line is the version; `# name=value` lines before the column line are the header (the
+// The row kind is the promise's kind (promise.h): `promise` an issued mapping (PromiseKind::kIssued,
+// checked by reverse lookup and re-issue; every row of older files), `read-back` a write
+// (PromiseKind::kWritten, checked by reading the key back). The first line is the version; `# name=value` lines before the column line are the header (the
 // target's identity, written by LedgerStream, ledger_stream.h); records follow in arrival order; the
 // end line is written when the run closed the file, so a file without it comes from a run that was
 // killed or crashed (`complete` is false, every record before the cut is still read). Version 1

@@ -63,6 +63,22 @@ TEST(LedgerFileTest, FormatIsTheDocumentedOne) {
             "# end acknowledged=1 indeterminate=1\n");
 }
 
+TEST(LedgerFileTest, ThePromiseKindIsTheRowKind) {
+  LedgerFile file;
+  file.acknowledged = 2;
+  file.promises = {{"alice", "p-17", 10}, {"k-1", "v-1", 11, PromiseKind::kWritten}};
+  const std::string text = FormatLedgerFile(file);
+  EXPECT_NE(text.find("\npromise\t10\talice\tp-17\t\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nread-back\t11\tk-1\tv-1\t\n"), std::string::npos) << text;
+  EXPECT_EQ(ParseLedgerFile(text, "f.tsv"), file);
+  // Older files have only `promise` rows: issued promises, as before.
+  const LedgerFile old = ParseLedgerFile(kHead + "promise\t1\ta\tb\t\n", "f.tsv");
+  ASSERT_EQ(old.promises.size(), 1u);
+  EXPECT_EQ(old.promises[0].kind, PromiseKind::kIssued);
+  EXPECT_NE(ParseError(kHead + "read-back\t1\ta\tb\t\n").find("f.tsv:4: read-back rows need version 2"),
+            std::string::npos);
+}
+
 TEST(LedgerFileTest, AFileWithoutEndLineIsReadAsIncomplete) {
   const LedgerFile file = ParseLedgerFile(
       "# aftershock-ledger v2\n# target.kind=x\nkind\tunix_ms\tkey\tvalue\tcode\npromise\t1\tk\tv\t\n"
@@ -103,7 +119,7 @@ TEST(LedgerFileTest, MalformedInputNamesFileAndLine) {
   EXPECT_EQ(ParseError(kHead + "indeterminate\t1\tk\t\tNOPE\n"), "f.tsv:4: unknown code 'NOPE'");
   EXPECT_EQ(ParseError(kHead + "indeterminate\t1\tk\tv\tOK\n"), "f.tsv:4: an indeterminate row has no value");
   EXPECT_EQ(ParseError(kHead + "\npromise\t1\tk\tv\t\nlost\t1\tk\tv\t\n"),
-            "f.tsv:6: unknown kind 'lost' (expected promise or indeterminate)");
+            "f.tsv:6: unknown kind 'lost' (expected promise, read-back or indeterminate)");
 }
 
 TEST(LedgerFileTest, ReadErrorsNameThePath) {

@@ -14,9 +14,17 @@ constexpr std::size_t kMaxErrorSamples = 10;
 constexpr int kMaxTries = 20;
 // The verifier threw: not a call code of any transport.
 constexpr CallCode kCodeException = -1000;
+// The verifier's check decided no property at all (every one kNotChecked).
+constexpr CallCode kCodeNothingChecked = -1001;
+
+bool NothingChecked(const PromiseCheck& c) {
+  return c.lookup == PromiseCheck::Lookup::kNotChecked && c.stability == PromiseCheck::Stability::kNotChecked &&
+         c.read_back == PromiseCheck::ReadBack::kNotChecked;
+}
 
 bool Undecided(const PromiseCheck& c) {
-  return c.lookup == PromiseCheck::Lookup::kError || c.stability == PromiseCheck::Stability::kError;
+  return c.lookup == PromiseCheck::Lookup::kError || c.stability == PromiseCheck::Stability::kError ||
+         c.read_back == PromiseCheck::ReadBack::kError || NothingChecked(c);
 }
 
 bool Retryable(const PromiseCheck& c, const VerifyOptions& options) {
@@ -42,6 +50,7 @@ PromiseCheck CheckOnce(PromiseVerifier& verifier, const Promise& promise,
 
 std::string UndecidedCodeName(CallCode code) {
   if (code == kCodeException) return "exception";
+  if (code == kCodeNothingChecked) return "nothing checked";
   return CallCodeName(code);
 }
 
@@ -72,11 +81,16 @@ std::string_view KindName(Violation::Kind kind) {
     case Violation::Kind::kChanged: return "changed";
     case Violation::Kind::kNotFound: return "NotFound";
     case Violation::Kind::kWrongKey: return "wrong key";
+    case Violation::Kind::kWrongValue: return "wrong value";
   }
   return "?";
 }
 
 std::string DescribeViolation(const Violation& v) {
+  if (v.promise_kind == PromiseKind::kWritten && v.property == Violation::Property::kP3ReverseLookup) {
+    if (v.kind == Violation::Kind::kNotFound) return "P3 read-back NotFound: key '" + v.key + "' expected '" + v.expected + "'";
+    return "P3 read-back: key '" + v.key + "' expected '" + v.expected + "' observed '" + v.observed + "'";
+  }
   std::string out = std::string(PropertyName(v.property)) + " " + std::string(KindName(v.kind)) + ": key '" + v.key +
                     "' value '" + v.value + "'";
   if (v.kind != Violation::Kind::kNotFound) out += " expected '" + v.expected + "' observed '" + v.observed + "'";
@@ -152,11 +166,39 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
       continue;
     }
     const Promise& p = sample[i];
-    const PromiseCheck& c = out.check;
-    bool undecided = false;
-    if (c.lookup != PromiseCheck::Lookup::kError) ++report.p3_decided;
-    if (c.stability != PromiseCheck::Stability::kError) ++report.p2_decided;
+    PromiseCheck c = out.check;
+    if (NothingChecked(c)) {
+      c.error_code = kCodeNothingChecked;
+      if (c.error.empty()) c.error = "the verifier checked no property of this promise";
+    }
+    bool undecided = NothingChecked(c);
+    const bool p3_reverse = c.lookup == PromiseCheck::Lookup::kHeld || c.lookup == PromiseCheck::Lookup::kNotFound ||
+                            c.lookup == PromiseCheck::Lookup::kWrongKey;
+    const bool p3_read = c.read_back == PromiseCheck::ReadBack::kHeld ||
+                         c.read_back == PromiseCheck::ReadBack::kNotFound ||
+                         c.read_back == PromiseCheck::ReadBack::kWrongValue;
+    if (p3_reverse || p3_read) ++report.p3_decided;
+    if (c.stability == PromiseCheck::Stability::kHeld || c.stability == PromiseCheck::Stability::kChanged) {
+      ++report.p2_decided;
+    }
+    switch (c.read_back) {
+      case PromiseCheck::ReadBack::kNotChecked:
+      case PromiseCheck::ReadBack::kHeld: break;
+      case PromiseCheck::ReadBack::kNotFound:
+        ++report.p3_violations;
+        report.violations.push_back(Violation{p.key, p.value, "", p.value, p.unix_ms, Violation::Property::kP3ReverseLookup,
+                                              Violation::Kind::kNotFound, PromiseKind::kWritten});
+        break;
+      case PromiseCheck::ReadBack::kWrongValue:
+        ++report.p3_violations;
+        report.violations.push_back(Violation{p.key, p.value, c.observed_read, p.value, p.unix_ms,
+                                              Violation::Property::kP3ReverseLookup, Violation::Kind::kWrongValue,
+                                              PromiseKind::kWritten});
+        break;
+      case PromiseCheck::ReadBack::kError: undecided = true; break;
+    }
     switch (c.lookup) {
+      case PromiseCheck::Lookup::kNotChecked:
       case PromiseCheck::Lookup::kHeld: break;
       case PromiseCheck::Lookup::kNotFound:
         ++report.p3_violations;
@@ -171,6 +213,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
       case PromiseCheck::Lookup::kError: undecided = true; break;
     }
     switch (c.stability) {
+      case PromiseCheck::Stability::kNotChecked:
       case PromiseCheck::Stability::kHeld: break;
       case PromiseCheck::Stability::kChanged:
         ++report.p2_violations;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -15,6 +16,13 @@ namespace aftershock::ledger {
 namespace {
 
 using std::chrono::milliseconds;
+
+PromiseCheck HeldCheck() {
+  PromiseCheck c;
+  c.lookup = PromiseCheck::Lookup::kHeld;
+  c.stability = PromiseCheck::Stability::kHeld;
+  return c;
+}
 
 // An in-memory service: forward (key -> value, what a re-issue returns) and reverse (value -> key,
 // what a read-back returns), seeded with whatever defects a test needs.
@@ -218,7 +226,7 @@ TEST(VerifyLedgerTest, DetectsChangedNotFoundAndWrongKeyAndCountsErrors) {
 TEST(VerifyLedgerTest, DefaultProbeIsUnknown) {
   struct OnlyCheck : PromiseVerifier {
     PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
-      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+      return HeldCheck();
     }
   } verifier;
   const VerificationReport r = VerifyLedger({{"a", "1", 1}}, {{"b", 2, kCodeDeadlineExceeded}}, verifier);
@@ -246,7 +254,7 @@ class ConcurrencyProbe : public PromiseVerifier {
       --in_flight_;
     }
     ++calls;
-    return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+    return HeldCheck();
   }
   int max() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -278,7 +286,7 @@ TEST(VerifyLedgerTest, StopsStartingChecksAfterTheOverallDeadline) {
     PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
       ++calls;
       std::this_thread::sleep_for(milliseconds(50));
-      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+      return HeldCheck();
     }
   } slow;
   std::vector<Promise> sample;
@@ -303,7 +311,7 @@ TEST(VerifyLedgerTest, PassesEachCallItsOwnDeadline) {
     PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point deadline) override {
       std::lock_guard<std::mutex> lock(mu);
       remaining.push_back(deadline - std::chrono::system_clock::now());
-      return {PromiseCheck::Lookup::kHeld, PromiseCheck::Stability::kHeld, "", "", ""};
+      return HeldCheck();
     }
   } spy;
   VerifyLedger({{"a", "1", 1}, {"b", "2", 2}}, {}, spy, {.concurrency = 1, .call_deadline = milliseconds(3000)});
@@ -320,6 +328,89 @@ TEST(VerifyLedgerTest, EmptySampleChecksNothing) {
   EXPECT_EQ(r.checked, 0u);
   EXPECT_EQ(r.sample_size, 0u);
   EXPECT_EQ(r.indeterminate_total, 0u);
+}
+
+}  // namespace
+}  // namespace aftershock::ledger
+
+namespace aftershock::ledger {
+namespace {
+
+// Checks only what `decide` says; everything else kNotChecked.
+class PartialVerifier : public PromiseVerifier {
+ public:
+  std::function<PromiseCheck(const Promise&)> decide;
+  PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override { return decide(p); }
+};
+
+PromiseCheck NotChecked() {
+  PromiseCheck c;
+  c.lookup = PromiseCheck::Lookup::kNotChecked;
+  c.stability = PromiseCheck::Stability::kNotChecked;
+  return c;
+}
+
+TEST(VerifyLedgerTest, CountsThePromisesEachPropertyWasDecidedFor) {
+  FakeVerifier fake;
+  const VerificationReport both = VerifyLedger(KeptSample(fake, 6), {}, fake);
+  EXPECT_EQ(both.p2_decided, 6u);
+  EXPECT_EQ(both.p3_decided, 6u);
+
+  PartialVerifier read_only;
+  read_only.decide = [](const Promise& p) {
+    PromiseCheck c = NotChecked();
+    c.read_back = p.key == "k1" ? PromiseCheck::ReadBack::kError : PromiseCheck::ReadBack::kHeld;
+    c.error_code = kCodeUnavailable;
+    return c;
+  };
+  FakeVerifier unused;
+  const VerificationReport r =
+      VerifyLedger(KeptSample(unused, 4), {}, read_only, {.overall_deadline = milliseconds(300)});
+  EXPECT_EQ(r.p2_decided, 0u);  // nothing was re-issued: P2 has nothing to say
+  EXPECT_EQ(r.p3_decided, 3u);
+  EXPECT_EQ(r.checked, 3u);
+  EXPECT_EQ(r.errors, 1u);
+  EXPECT_EQ(r.p2_violations + r.p3_violations, 0u);
+}
+
+TEST(VerifyLedgerTest, ACheckThatDecidesNothingIsUndecidedNeverAPass) {
+  PartialVerifier nothing;
+  nothing.decide = [](const Promise&) { return NotChecked(); };
+  FakeVerifier unused;
+  const VerificationReport r = VerifyLedger(KeptSample(unused, 3), {}, nothing);
+  EXPECT_EQ(r.checked, 0u);
+  EXPECT_EQ(r.errors, 3u);
+  EXPECT_EQ(r.undecided_by_code.at("nothing checked"), 3u);
+  EXPECT_EQ(r.p2_decided + r.p3_decided, 0u);
+}
+
+TEST(VerifyLedgerTest, ReadBackViolationsDescribeThemselvesAsReadBacks) {
+  PartialVerifier reader;
+  reader.decide = [](const Promise& p) {
+    PromiseCheck c = NotChecked();
+    if (p.key == "k0") {
+      c.read_back = PromiseCheck::ReadBack::kNotFound;
+    } else if (p.key == "k1") {
+      c.read_back = PromiseCheck::ReadBack::kWrongValue;
+      c.observed_read = "w";
+    } else {
+      c.read_back = PromiseCheck::ReadBack::kHeld;
+    }
+    return c;
+  };
+  std::vector<Promise> sample;
+  for (int i = 0; i < 3; ++i) {
+    sample.push_back({"k" + std::to_string(i), "v" + std::to_string(i), i, PromiseKind::kWritten});
+  }
+  const VerificationReport r = VerifyLedger(sample, {}, reader);
+  EXPECT_EQ(r.p3_violations, 2u);
+  EXPECT_EQ(r.p2_violations, 0u);
+  EXPECT_EQ(r.checked, 3u);
+  ASSERT_EQ(r.violations.size(), 2u);
+  EXPECT_EQ(DescribeViolation(r.violations[0]), "P3 read-back NotFound: key 'k0' expected 'v0'");
+  EXPECT_EQ(DescribeViolation(r.violations[1]), "P3 read-back: key 'k1' expected 'v1' observed 'w'");
+  EXPECT_EQ(r.violations[1].kind, Violation::Kind::kWrongValue);
+  EXPECT_EQ(r.violations[1].property, Violation::Property::kP3ReverseLookup);  // P3's gate counts it
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 //       .on_success = [&](const CreateRequest& req, const Pseudonym& resp, const FinalOutcome& o) {
 //         ledger.RecordAcknowledged({req.original_value(), resp.pseudonym_value(), UnixMs(o.completed)});
 //       },
+//       .idempotency = Idempotency::kIdempotent,   // Create(x) twice issues one pseudonym
 //   });
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_GRPC_UNARY_WORKLOAD_H_
 #define AFTERSHOCK_FRAMEWORK_LOAD_GRPC_UNARY_WORKLOAD_H_
@@ -39,6 +40,9 @@ class GrpcUnaryWorkload : public Workload {
     std::function<CallCode(const Request&, const Response&)> validate;
     std::function<void(const Request&, const Response&, const FinalOutcome&)> on_success;
     std::function<void(const Request&, const FinalOutcome&)> on_indeterminate;
+    // Whether the method may be called twice (workload.h): the default policy retries UNAVAILABLE,
+    // so the runner refuses an undeclared workload under it.
+    Idempotency idempotency = Idempotency::kUndeclared;
   };
 
   explicit GrpcUnaryWorkload(Hooks hooks) : hooks_(std::move(hooks)) {}
@@ -61,6 +65,8 @@ class GrpcUnaryWorkload : public Workload {
                    done(code);  // last: the state may be gone after this
                  });
   }
+
+  Idempotency CallIdempotency() const override { return hooks_.idempotency; }
 
   void OnFinal(CallState& call, const FinalOutcome& outcome) override {
     auto& state = static_cast<State&>(call);

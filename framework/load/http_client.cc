@@ -68,30 +68,50 @@ HttpReply HttpFetch(const std::string& host_port, const HttpRequest& request, st
   req.prepare_payload();
 
   auto fail = [&](const char* step, beast::error_code ec) {
+    const std::string_view s = step;
+    reply.sent = s == "write" || s == "read";
+    reply.timed_out = ec == beast::error::timeout;
     reply.error = std::string(step) + " " + host_port + request.target + ": " +
                   (ec == beast::error::timeout ? "timed out after " + std::to_string(timeout.count()) + " ms"
                                                : ec.message());
   };
   stream.expires_after(timeout);
-  tcp::resolver resolver(ioc);
-  resolver.async_resolve(target.host, std::to_string(target.port), [&](beast::error_code ec, tcp::resolver::results_type results) {
-    if (ec) return fail("resolve", ec);
-    stream.async_connect(results, [&](beast::error_code ec, const tcp::endpoint&) {
-      if (ec) return fail("connect", ec);
-      http::async_write(stream, req, [&](beast::error_code ec, std::size_t) {
-        if (ec) return fail("write", ec);
-        http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
-          if (ec) return fail("read", ec);
-          reply.status = static_cast<int>(res.result_int());
-          reply.body = std::move(res.body());
-        });
+  auto exchange = [&](beast::error_code ec) {
+    if (ec) return fail("connect", ec);
+    http::async_write(stream, req, [&](beast::error_code ec, std::size_t) {
+      if (ec) return fail("write", ec);
+      http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
+        if (ec) return fail("read", ec);
+        reply.status = static_cast<int>(res.result_int());
+        reply.body = std::move(res.body());
       });
     });
-  });
+  };
+  // An address literal (every loopback target) needs no resolver: Asio's asynchronous resolve
+  // starts a thread per io_context, which a blocking client calling this per request would pay
+  // every time.
+  beast::error_code literal_ec;
+  const net::ip::address literal = net::ip::make_address(target.host, literal_ec);
+  tcp::resolver resolver(ioc);
+  if (!literal_ec) {
+    stream.async_connect(tcp::endpoint(literal, target.port), exchange);
+  } else {
+    resolver.async_resolve(target.host, std::to_string(target.port),
+                           [&](beast::error_code ec, tcp::resolver::results_type results) {
+                             if (ec) return fail("resolve", ec);
+                             stream.async_connect(results, [&](beast::error_code ec, const tcp::endpoint&) { exchange(ec); });
+                           });
+  }
   ioc.run();  // Bounded: every step is under the stream's timeout.
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   return reply;
+}
+
+CallCode HttpReplyCode(const HttpReply& reply) {
+  if (reply.status != 0) return reply.status;
+  if (!reply.sent) return ClientFailureCode(ClientFailure::kBeforeSend);
+  return ClientFailureCode(reply.timed_out ? ClientFailure::kTimedOut : ClientFailure::kAfterSend);
 }
 
 bool WaitForHealthy(const std::string& host_port, const std::string& path, std::chrono::seconds bound,

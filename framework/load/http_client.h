@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "framework/common/call_code.h"
+
 namespace aftershock::load {
 
 struct HttpRequest {
@@ -31,7 +33,15 @@ struct HttpReply {
   int status = 0;     // 0: no response arrived (see error)
   std::string body{};
   std::string error{};  // why there is no response; empty when status != 0
+  bool sent = false;       // no response: the request had (maybe partly) been written (write/read failed)
+  bool timed_out = false;  // no response: the timeout expired
 };
+
+// The call code of a reply for a workload or verifier (docs/call-codes.md): its HTTP status; with
+// no response kCodeNotSent when resolve/connect failed or timed out (certainly not applied),
+// kCodeDeadlineExceeded when it timed out after sending, kCodeTransportError when the connection
+// failed after sending (both may have been applied).
+CallCode HttpReplyCode(const HttpReply& reply);
 
 struct HttpHostPort {
   std::string host{};  // without brackets for IPv6

@@ -51,6 +51,18 @@ TEST(HttpClientTest, FetchTimesOut) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(2500));
   EXPECT_EQ(reply.status, 0);
   EXPECT_NE(reply.error.find("timed out after 200 ms"), std::string::npos) << reply.error;
+  EXPECT_EQ(HttpReplyCode(reply), kCodeDeadlineExceeded);  // sent, then no answer: may have been applied
+}
+
+TEST(HttpClientTest, ReplyCodesSayWhetherTheRequestLeft) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.status = 503}; });
+  EXPECT_EQ(HttpReplyCode(HttpFetch(server.address(), {}, milliseconds(2000))), 503);
+  const HttpReply refused = HttpFetch("127.0.0.1:" + std::to_string(FreePort()), {}, milliseconds(2000));
+  EXPECT_FALSE(refused.sent);
+  EXPECT_EQ(HttpReplyCode(refused), kCodeNotSent);
+  HttpReply reset;
+  reset.sent = true;  // what a write or read failure leaves
+  EXPECT_EQ(HttpReplyCode(reset), kCodeTransportError);
 }
 
 TEST(HttpClientTest, WaitForHealthySucceedsOn200) {

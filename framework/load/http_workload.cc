@@ -170,7 +170,7 @@ class HttpWorkload::Pool {
       conn->stream.expires_at(ex->deadline);
       if (conn->connected) return Write(std::move(ex), std::move(conn));
       conn->stream.async_connect(endpoint_, [this, ex, conn](beast::error_code ec) mutable {
-        if (ec) return Fail(std::move(ex), std::move(conn), ec, false);
+        if (ec) return Fail(std::move(ex), std::move(conn), ec, false, /*connect_failed=*/true);
         conn->connected = true;
         opened_.fetch_add(1, std::memory_order_relaxed);
         Write(std::move(ex), std::move(conn));
@@ -204,8 +204,9 @@ class HttpWorkload::Pool {
   }
 
   // `nothing_received`: the server closed (or refused the write) before any byte of a response.
+  // `connect_failed`: the connection was never made, so nothing was sent (kCodeNotSent unless timed out).
   void Fail(std::shared_ptr<Exchange> ex, std::shared_ptr<Connection> conn, beast::error_code ec,
-            bool nothing_received) {
+            bool nothing_received, bool connect_failed = false) {
     const bool timed_out = ec == beast::error::timeout || Clock::now() >= ex->deadline;
     const bool stale = ex->reused && !ex->resent && !timed_out && nothing_received &&
                        IsIdempotent(ex->request->method());
@@ -220,7 +221,7 @@ class HttpWorkload::Pool {
       waited_then_timed_out_.fetch_add(1, std::memory_order_relaxed);
       return ex->finish(0, {}, kCodeGeneratorPoolWaitDeadline);
     }
-    ex->finish(0, {}, timed_out ? kCodeDeadlineExceeded : kCodeTransportError);
+    ex->finish(0, {}, timed_out ? kCodeDeadlineExceeded : connect_failed ? kCodeNotSent : kCodeTransportError);
   }
 
   // Back to the pool, or straight to the oldest attempt waiting for a connection.

@@ -1,7 +1,8 @@
 // HttpWorkload: drives an HTTP/1.1 endpoint with the open-model runner (Boost.Beast, keep-alive pool).
 //
 // The sibling of GrpcUnaryWorkload. Each call is one request (the same one every time, or one built
-// per call); the HTTP status becomes the CallCode (200..599), a connection or protocol failure is
+// per call); the HTTP status becomes the CallCode (200..599), a refused connection is kCodeNotSent
+// (nothing was sent: not indeterminate), a connection or protocol failure after connecting is
 // kCodeTransportError, and a request still unanswered at the attempt's deadline is cancelled and
 // reported as kCodeDeadlineExceeded. Connections are kept alive and reused; one that errored is closed
 // and never reused. Size max_connections to the runner's in-flight ceiling: a request that finds every
@@ -65,6 +66,9 @@ struct HttpWorkloadOptions {
   std::function<CallCode(int status, std::string_view body)> validate{};
   // Optional: hears every call's final outcome (record promises here).
   std::function<void(const HttpCallResult&, const FinalOutcome&)> on_final{};
+  // Whether the requests may be repeated (workload.h); must be declared when the policy retries a
+  // code that may have been applied.
+  Idempotency idempotency = Idempotency::kUndeclared;
 };
 
 struct HttpWorkloadStats {
@@ -95,6 +99,7 @@ class HttpWorkload : public Workload {
   HttpWorkloadStats stats() const;
   // The pool waits above, for the runner's generator health.
   GeneratorWaitStats GeneratorWaits() const override;
+  Idempotency CallIdempotency() const override { return options_.idempotency; }
 
   class Pool;  // Asio internals, in the .cc
 
@@ -110,7 +115,8 @@ bool IsHttpSuccess(CallCode code);
 
 // An OutcomePolicy for HTTP workloads: success by `is_success`, retries only for `retryable` (none by
 // default, like the seed's Vegeta), indeterminate = {kCodeDeadlineExceeded, kCodeTransportError,
-// kCodeGeneratorPoolWaitDeadline}.
+// kCodeGeneratorPoolWaitDeadline}: a status means the service answered, kCodeNotSent that it was never
+// reached. docs/call-codes.md says which statuses may be retried for which writes.
 OutcomePolicy HttpOutcomePolicy(std::function<bool(CallCode)> is_success = IsHttpSuccess,
                                 std::set<CallCode> retryable = {});
 

@@ -145,12 +145,12 @@ TEST(HttpWorkloadTest, StaleKeepAliveConnectionIsResentOnceOnAFreshOne) {
   EXPECT_GE(workload.stats().stale_resends, 1u);
 }
 
-TEST(HttpWorkloadTest, ConnectionRefusedIsTransportError) {
+TEST(HttpWorkloadTest, ConnectionRefusedIsNotSentAndNotIndeterminate) {
   HttpWorkload workload({.target = "127.0.0.1:" + std::to_string(FreePort())});
   RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
   EXPECT_EQ(r.issued, 5u);
-  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeTransportError, 5}}));
-  EXPECT_EQ(Indeterminate(r), 5u);
+  EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeNotSent, 5}}));
+  EXPECT_EQ(Indeterminate(r), 0u);  // never sent: certainly not applied
   EXPECT_EQ(workload.stats().connections_opened, 0u);
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 
 namespace aftershock::load {
@@ -36,7 +37,16 @@ double Ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 }  // namespace
 
 OpenModelRunner::OpenModelRunner(Workload& workload, RunnerOptions options, RunClock clock)
-    : workload_(workload), options_(std::move(options)), clock_(clock), timeline_(clock), rng_(options_.seed) {}
+    : workload_(workload),
+      options_(std::move(options)),
+      clock_(clock),
+      idempotency_(workload.CallIdempotency()),
+      timeline_(clock),
+      rng_(options_.seed) {
+  if (std::string problem = RetryDeclarationProblem(options_.policy, idempotency_); !problem.empty()) {
+    throw std::invalid_argument("OpenModelRunner: " + problem);
+  }
+}
 
 OpenModelRunner::~OpenModelRunner() { retry_timer_.Stop(); }
 
@@ -180,7 +190,8 @@ RunResult OpenModelRunner::Run() {
               std::to_string(h.pool_waited_then_deadline) + " hit their deadline after waiting there (" +
               std::to_string(h.pool_waits) + " waited, " + std::to_string(h.pool_wait_ms_total / 1000.0) +
               " s in total, longest " + std::to_string(h.pool_wait_ms_max) +
-              " ms); size the workload's connection pool (max_connections) to the in-flight ceiling";
+              " ms); size the workload's pool (HttpWorkload max_connections, BlockingWorkload workers and "
+              "queue) to the in-flight ceiling";
   }
   h.generator_limited = !reason.empty();
   h.reason = reason;
@@ -201,7 +212,7 @@ void OpenModelRunner::IssueAttempt(InFlightCall* call) {
 void OpenModelRunner::OnAttemptDone(InFlightCall* call, CallCode code) {
   const Clock::time_point now = Clock::now();
   const OutcomePolicy& policy = options_.policy;
-  if (!policy.is_success(code) && policy.retryable.count(code) != 0 && call->attempt < policy.max_attempts) {
+  if (ShouldRetry(policy, idempotency_, code) && call->attempt < policy.max_attempts) {
     auto backoff = policy.initial_backoff * (1 << std::min(call->attempt - 1, 16));
     backoff = std::min<std::chrono::milliseconds>(backoff, policy.max_backoff);
     double jitter;

@@ -7,6 +7,9 @@
 // retryable codes are retried, within that deadline. Latency is measured from the intended send
 // time (no coordinated omission) and results are bucketed by the intended second. Every success's
 // completion time also feeds the timeline's sub-second gap figures (LoadTimeline::RecordOkCompletion).
+// Retries respect the workload's Idempotency (workload.h); the constructor throws
+// std::invalid_argument when the policy retries codes that may have been applied and the workload
+// does not declare whether its calls are idempotent.
 // A final outcome with a generator-side code (IsGeneratorSideCode) is counted apart, never as the
 // service's failure, and makes the run generator-limited.
 //
@@ -92,6 +95,7 @@ class OpenModelRunner {
   Workload& workload_;
   RunnerOptions options_;
   RunClock clock_;
+  Idempotency idempotency_;
 
   std::mutex timeline_mu_;
   metrics::LoadTimeline timeline_;

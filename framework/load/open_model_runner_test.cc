@@ -5,6 +5,8 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "framework/load/internal/retry_timer.h"
@@ -37,6 +39,7 @@ class FakeAsyncWorkload : public Workload {
     }
     timer_.Schedule(when, [done, code = a.code] { done(code); });
   }
+  Idempotency CallIdempotency() const override { return idempotency_; }
   void OnFinal(CallState&, const FinalOutcome& outcome) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (outcome.ok) ++finals_ok_;
@@ -44,6 +47,7 @@ class FakeAsyncWorkload : public Workload {
   }
 
   std::atomic<int> attempts_{0};
+  Idempotency idempotency_ = Idempotency::kIdempotent;
   std::mutex mu_;
   int finals_ok_ = 0, finals_indeterminate_ = 0;
 
@@ -144,6 +148,52 @@ TEST(OpenModelRunnerTest, UnavailableIsRetriedWithinTheDeadline) {
   EXPECT_EQ(r.retries, 200u);
   EXPECT_EQ(r.timeline.seconds()[0].retries, 200u);
   EXPECT_EQ(w.attempts_.load(), 300);
+}
+
+TEST(OpenModelRunnerTest, NonIdempotentWorkloadNeverRetriesACallThatMayHaveBeenApplied) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int attempt, auto) {
+    return FakeAsyncWorkload::Answer{milliseconds(1), attempt < 3 ? kCodeUnavailable : kCodeOk};
+  });
+  w.idempotency_ = Idempotency::kNonIdempotent;
+  OpenModelRunner runner(w, Options(50, 1), clock);  // the default policy lists UNAVAILABLE as retryable
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.retries, 0u);
+  EXPECT_EQ(w.attempts_.load(), 50);
+  EXPECT_EQ(r.failed, 50u);
+  EXPECT_EQ(w.finals_indeterminate_, 50);  // reported as unknown, never sent twice
+}
+
+TEST(OpenModelRunnerTest, NonIdempotentWorkloadRetriesWhatWasCertainlyNotSent) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int attempt, auto) {
+    return FakeAsyncWorkload::Answer{milliseconds(1), attempt < 2 ? kCodeNotSent : kCodeOk};
+  });
+  w.idempotency_ = Idempotency::kNonIdempotent;
+  RunnerOptions o = Options(50, 1);
+  o.policy.retryable = {kCodeUnavailable, kCodeNotSent};
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.ok, 50u);
+  EXPECT_EQ(r.retries, 50u);
+}
+
+TEST(OpenModelRunnerTest, UndeclaredWorkloadUnderARetryingPolicyIsRefusedBeforeTheRun) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  w.idempotency_ = Idempotency::kUndeclared;
+  try {
+    OpenModelRunner runner(w, Options(10, 1), clock);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("retries UNAVAILABLE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CallIdempotency"), std::string::npos) << e.what();
+  }
+  // Retrying only "certainly not applied" codes needs no declaration.
+  RunnerOptions o = Options(10, 1);
+  o.policy.retryable = {kCodeNotSent};
+  EXPECT_NO_THROW(OpenModelRunner(w, o, clock));
+  EXPECT_EQ(w.attempts_.load(), 0);
 }
 
 TEST(OpenModelRunnerTest, RetriesStopAtTheDeadline) {

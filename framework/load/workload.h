@@ -24,6 +24,8 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "framework/common/call_code.h"
 #include "framework/common/run_clock.h"
@@ -78,6 +80,19 @@ struct GeneratorWaitStats {
   std::chrono::nanoseconds max_wait{0};
 };
 
+// Whether repeating a call is harmless: it decides which failures the runner may retry.
+//   kIdempotent:    the same call twice has the effect of once (a PUT of a fixed value, an idempotent
+//                   Create): every `retryable` code is retried.
+//   kNonIdempotent: a second copy could apply twice (an append, a transfer, an INSERT without a key):
+//                   a code the policy counts as indeterminate (the first attempt may have been
+//                   applied) is never retried; only "certainly not applied" codes (kCodeNotSent, a 429,
+//                   ...) that the policy lists as retryable are.
+//   kUndeclared:    the default. The runner refuses to start when the policy would retry a code
+//                   that may have been applied (the default policy retries UNAVAILABLE): the
+//                   workload must say which it is.
+enum class Idempotency { kUndeclared, kIdempotent, kNonIdempotent };
+std::string_view IdempotencyName(Idempotency idempotency);  // "undeclared" / "idempotent" / "non-idempotent"
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -92,10 +107,14 @@ class Workload {
   // that times out while waiting should complete with kCodeGeneratorPoolTimeout, one that waited and
   // then timed out on the wire with kCodeGeneratorPoolWaitDeadline.
   virtual GeneratorWaitStats GeneratorWaits() const { return {}; }
+  // Whether the calls may be repeated (see Idempotency). Override it when the policy retries.
+  virtual Idempotency CallIdempotency() const { return Idempotency::kUndeclared; }
 };
 
 // How outcomes are classified. Defaults follow the seed's measurement traps: retry UNAVAILABLE
-// only (INTERNAL is how a genuine server failure surfaces; retrying it would hide it).
+// only (INTERNAL is how a genuine server failure surfaces; retrying it would hide it). Which of the
+// retryable codes are really retried depends on the workload's Idempotency (ShouldRetry).
+// kCodeNotSent (the request never left the client) is not indeterminate.
 struct OutcomePolicy {
   std::function<bool(CallCode)> is_success = [](CallCode c) { return c == kCodeOk; };
   std::set<CallCode> retryable = {kCodeUnavailable};
@@ -106,6 +125,13 @@ struct OutcomePolicy {
   std::chrono::milliseconds initial_backoff{20};
   std::chrono::milliseconds max_backoff{200};
 };
+
+// Whether a failed attempt with `code` may be tried again (before the deadline and max_attempts):
+// retryable, and, for a non-idempotent workload, not possibly applied (not in policy.indeterminate).
+bool ShouldRetry(const OutcomePolicy& policy, Idempotency idempotency, CallCode code);
+// "" when the policy and the workload's idempotency fit; otherwise why not (an undeclared workload
+// whose policy retries codes that may have been applied), for the runner's refusal to start.
+std::string RetryDeclarationProblem(const OutcomePolicy& policy, Idempotency idempotency);
 
 }  // namespace aftershock::load
 
