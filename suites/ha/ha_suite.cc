@@ -45,7 +45,7 @@ std::shared_ptr<chaos::ReplicaDefectsFault> PseudonymDefectsFault(chaos::Cluster
   return std::make_shared<chaos::ReplicaDefectsFault>(
       driver, std::move(name), "", pseudonym::DefectsToMap(defects),
       [](const std::vector<chaos::ReplicaState>& replicas, const std::map<std::string, std::string>& wanted,
-         chaos::Clock::time_point deadline) {
+         std::chrono::steady_clock::time_point deadline) {
         std::vector<std::unique_ptr<pseudonym::TestControlClient>> owned;
         std::vector<pseudonym::TestControlClient*> controls;
         std::vector<std::string> names;

@@ -38,13 +38,12 @@
 #include <thread>
 #include <vector>
 
-#include <cmath>
-#include <cstdlib>
-
+#include "fixtures/targets/pseudonym/replica_spec.h"
 #include "framework/cluster/control/cluster_client.h"
-#include "framework/cluster/control/cluster_control_service.h"
 #include "framework/cluster/control/internal/state_file.h"
-#include "framework/cluster/control/local_cluster.h"
+#include "framework/cluster/local/replica_spec.h"
+#include "tools/cluster/cli_flags.h"
+#include "tools/cluster/supervisor.h"
 
 namespace aftershock::cluster {
 namespace {
