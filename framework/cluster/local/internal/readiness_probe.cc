@@ -11,7 +11,7 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "framework/cluster/local/internal/health.grpc.pb.h"
+#include "framework/cluster/local/health.grpc.pb.h"
 #include "framework/net/http_exchange.h"
 
 namespace aftershock::cluster::internal {
