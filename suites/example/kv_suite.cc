@@ -9,16 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/list_ctest.h"
 #include "fixtures/resilience_scenario.h"
 #include "fixtures/targets/kv/kv_process.h"
 #include "fixtures/targets/kv/kv_target.h"
 
 namespace aftershock::suites {
 namespace {
-
-// This binary writes its own CTest registration (ctest/aftershock_suite.cmake).
-const bool kCtestWriterInstalled = (fixtures::InstallScenarioCtestWriter(), true);
 
 class KvSuite : public fixtures::ResilienceScenario {
  protected:

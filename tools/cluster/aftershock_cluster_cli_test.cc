@@ -136,6 +136,13 @@ TEST_F(ClusterCliTest, BadUsageExitsWithTwo) {
   const CliResult bad_mode = Run({"replication", "quorum"}, seconds(10));
   EXPECT_NE(bad_mode.output.find("replication takes sync or async, not 'quorum'"), std::string::npos)
       << bad_mode.output;
+  // The replica count: one letter each, a..z.
+  const CliResult none = Run({"up", "--replicas=0"}, seconds(10));
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.output.find("--replicas needs a whole number from 1 to 26"), std::string::npos) << none.output;
+  EXPECT_EQ(Run({"up", "--replicas=27"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"up", "--replicas=three"}, seconds(10)).code, 2);
+  EXPECT_EQ(Run({"up", "--store=sqlite"}, seconds(10)).code, 2);
   const CliResult usage = Run({"up", "--lease-minutes=0"}, seconds(10));
   EXPECT_EQ(usage.code, 2);
   EXPECT_NE(usage.output.find("usage: aftershock-cluster"), std::string::npos) << usage.output;
@@ -173,10 +180,22 @@ TEST_F(ClusterCliTest, UpStatusDownLeavesNothingRunning) {
   EXPECT_EQ(Run({"status"}, seconds(10)).code, 1);
 }
 
-TEST_F(ClusterCliTest, KilledSupervisorLeavesNothingBehind) {
-  const CliResult up = Run({"up", "--lease-minutes=10"}, seconds(300));
+// With five replicas (a..e on node-a..node-e), which also shows the count is a setting.
+TEST_F(ClusterCliTest, KilledSupervisorOfFiveReplicasLeavesNothingBehind) {
+  const CliResult up = Run({"up", "--lease-minutes=10", "--replicas=5"}, seconds(300));
   ASSERT_EQ(up.code, 0) << up.output;
   const internal::ClusterStateFile state = internal::ReadStateFile(state_);
+  EXPECT_EQ(state.replicas.size(), 5u);
+  const v1::ClusterStatus status = ClusterClient::Attach(state_).Status();
+  ASSERT_EQ(status.replicas_size(), 5);
+  EXPECT_TRUE(status.steady()) << status.not_steady_reason();
+  EXPECT_EQ(status.replicas(4).name(), "e");
+  EXPECT_EQ(status.replicas(4).node(), "node-e");
+  EXPECT_EQ(status.replicas(4).zone(), "zone-e");
+  for (const v1::Replica& r : status.replicas()) EXPECT_TRUE(r.ready()) << r.name();
+  const CliResult bad_node = Run({"drain", "node-f"}, seconds(30));
+  EXPECT_EQ(bad_node.code, 1);
+  EXPECT_NE(bad_node.output.find("node-a, node-b, node-c, node-d or node-e"), std::string::npos) << bad_node.output;
   const std::vector<pid_t> pids = ClusterPids();
   ASSERT_EQ(::kill(state.pid, SIGKILL), 0);
   // die_with_parent takes replicas, Patroni and etcd; the janitor takes the detached postmasters.

@@ -1,7 +1,7 @@
 // aftershock-cluster: the embedded local cluster supervisor and its CLI.
 //
-//   aftershock-cluster up [--foreground] [--lease-minutes=N] [--state=PATH] [--store=auto|memory|postgres]
-//                         [--watch-pid=PID]
+//   aftershock-cluster up [--foreground] [--lease-minutes=N] [--state=PATH] [--store=memory|postgres]
+//                         [--replicas=N] [--watch-pid=PID]
 //   aftershock-cluster status | down | kill-replica [NAME] | kill-primary | partition --seconds=N
 //                      | replication sync|async [--hold=D] | replication-lag --latency-ms=N --seconds=S
 //   aftershock-cluster rolling-restart | drain NODE [--hold=D] | uncordon NODE | collect DIR
@@ -38,13 +38,12 @@
 #include <thread>
 #include <vector>
 
-#include <cmath>
-#include <cstdlib>
-
+#include "fixtures/targets/pseudonym/replica_spec.h"
 #include "framework/cluster/control/cluster_client.h"
-#include "framework/cluster/control/cluster_control_service.h"
 #include "framework/cluster/control/internal/state_file.h"
-#include "framework/cluster/control/local_cluster.h"
+#include "framework/cluster/local/replica_spec.h"
+#include "tools/cluster/cli_flags.h"
+#include "tools/cluster/supervisor.h"
 
 namespace aftershock::cluster {
 namespace {
@@ -52,10 +51,12 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr auto kUpTimeout = std::chrono::minutes(10);
+using cli::kExitFailed;
+using cli::kExitOk;
+using cli::kExitUsage;
+using cli::ParseDuration;
+using cli::ParseNumber;
+using cli::ProcessAlive;
 constexpr auto kDownTimeout = std::chrono::seconds(120);
 // The fault lease the CLI holds faults it leaves in place under.
 constexpr const char* kCliHolder = "aftershock-cli";
@@ -64,11 +65,12 @@ constexpr std::chrono::milliseconds kMaxHold = std::chrono::hours(24);
 
 const char kUsage[] =
     "usage: aftershock-cluster VERB [flags]\n"
-    "  up [--foreground] [--lease-minutes=N] [--store=auto|memory|postgres] [--watch-pid=PID]\n"
-    "                          bring the local cluster up (daemonized unless --foreground), wait for steady state\n"
+    "  up [--foreground] [--lease-minutes=N] [--store=memory|postgres] [--replicas=N] [--watch-pid=PID]\n"
+    "                          bring the local cluster up (daemonized unless --foreground), wait for steady state;\n"
+    "                          N replicas a, b, c, ... of the pseudonym service (default 3, at most 26)\n"
     "  status                  print every process, role and readiness\n"
     "  down                    stop everything the supervisor started\n"
-    "  kill-replica [NAME]     SIGKILL replica NAME (a|b|c; random when omitted); it is restarted\n"
+    "  kill-replica [NAME]     SIGKILL replica NAME (a, b, ...; random when omitted); it is restarted\n"
     "  kill-primary            kill the database primary (refused unless healthy); it rejoins\n"
     "  partition --seconds=N   blackhole every service -> database link for N s, then clear\n"
     "  replication sync|async [--max-lag-bytes=N] [--hold=D]\n"
@@ -76,11 +78,11 @@ const char kUsage[] =
     "  replication-lag --latency-ms=N --seconds=S\n"
     "                          delay every replication link by N ms for S s, then clear\n"
     "  rolling-restart         restart the replicas one at a time\n"
-    "  drain NODE [--hold=D]   cordon NODE (node-a|node-b|node-c) and evict its replica\n"
+    "  drain NODE [--hold=D]   cordon NODE (node-a, node-b, ...) and evict its replica\n"
     "  uncordon NODE           uncordon NODE; its replica starts again\n"
     "  defects [REPLICA] [--internal-rate=F] [--unavailable-rate=F] [--stall-rate=F --stall-ms=N]\n"
     "          [--stall-until-ms=N] [--forget-fraction=F] [--non-idempotent] [--ack-before-commit] [--hold=D]\n"
-    "                          seeded TEST-ONLY defects on REPLICA (a|b|c; all when omitted)\n"
+    "                          seeded TEST-ONLY defects on REPLICA (a, b, ...; all when omitted)\n"
     "  defects [REPLICA] --clear  no defects\n"
     "  release                 end the CLI's fault lease: the supervisor reverts what it held within seconds\n"
     "  collect DIR             copy every log and a status snapshot into DIR\n"
@@ -100,246 +102,7 @@ struct Command {
   std::map<std::string, std::string> flags;  // name -> value ("" for bare flags)
 };
 
-bool ProcessAlive(pid_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
 
-std::string SocketPathFor(const std::string& state_path) {
-  return (fs::path(state_path).parent_path() / "control.sock").string();
-}
-
-std::optional<int> ParseNumber(const std::string& text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-  }
-  return std::stoi(text);
-}
-
-// "250ms", "90s", "30m", "2h".
-std::optional<std::chrono::milliseconds> ParseDuration(const std::string& text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  const std::optional<int> number = ParseNumber(text.substr(0, digits));
-  if (!number) return std::nullopt;
-  const std::string unit = text.substr(digits);
-  const std::int64_t n = *number;
-  if (unit == "ms") return std::chrono::milliseconds(n);
-  if (unit == "s") return std::chrono::milliseconds(n * 1000);
-  if (unit == "m") return std::chrono::milliseconds(n * 60000);
-  if (unit == "h") return std::chrono::milliseconds(n * 3600000);
-  return std::nullopt;
-}
-
-std::optional<double> ParseFraction(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == nullptr || *end != '\0' || !std::isfinite(value) || value < 0 || value > 1) return std::nullopt;
-  return value;
-}
-
-// ---- up ---------------------------------------------------------------------------------------
-
-struct UpOptions {
-  std::string state_path;
-  bool foreground = false;
-  int lease_minutes = 30;
-  std::string store = "auto";
-  // 0: none. Otherwise the supervisor stops everything once this process is gone (the CTest
-  // fixture passes the ctest PID, so an interrupted ctest run leaves nothing running).
-  pid_t watch_pid = 0;
-};
-
-void Notify(int fd, const std::string& line) {
-  if (fd < 0) return;
-  std::string text = line + "\n";
-  const char* data = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, data, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    data += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-std::string OneLine(std::string text) {
-  for (char& c : text) {
-    if (c == '\n') c = '|';
-  }
-  return text;
-}
-
-// The supervisor itself; `notify_fd` gets "READY <seconds>" or "ERROR <message>".
-int RunSupervisor(const UpOptions& up, int notify_fd) {
-  // SIGINT/SIGTERM are taken synchronously by the main loop; every thread inherits the mask and
-  // children start with an empty one (ChildProcess resets it).
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  ::signal(SIGPIPE, SIG_IGN);
-  ::signal(SIGHUP, SIG_IGN);
-
-  const auto t0 = Clock::now();
-  const std::string socket_path = SocketPathFor(up.state_path);
-  const std::string log_path = up.state_path + ".log";
-  LocalClusterOptions options;
-  options.lease = std::chrono::minutes(up.lease_minutes);
-  options.supervisor_log_path = log_path;
-  options.janitor_state_file = up.state_path;
-  if (up.store == "memory") options.replica_store_args = std::vector<std::string>{"--store=memory"};
-  if (up.store == "postgres") {
-    options.replica_store_args = std::vector<std::string>{"--store=postgres", "--postgres-conninfo={conninfo}"};
-  }
-  std::cerr << "[supervisor] pid " << ::getpid() << ": bringing the local cluster up\n";
-
-  std::unique_ptr<LocalCluster> cluster;
-  std::unique_ptr<ClusterControlServer> server;
-  std::atomic<bool> shutdown_requested{false};
-  try {
-    cluster = LocalCluster::Start(options);
-    server = ClusterControlServer::Start(*cluster, socket_path, [&] { shutdown_requested = true; });
-    internal::ClusterStateFile state;
-    state.socket = socket_path;
-    state.pid = ::getpid();
-    state.started_unix_ms = cluster->StartedUnixMs();
-    state.replicas = cluster->Replicas();
-    state.data_dir = cluster->DataDir();
-    state.work_dir = cluster->WorkDir();
-    state.extra["store"] = cluster->ReplicaStore();
-    state.extra["log"] = log_path;
-    internal::WriteStateFile(up.state_path, state);
-  } catch (const std::exception& e) {
-    std::cerr << "[supervisor] bring-up failed: " << e.what() << "\n";
-    server.reset();
-    cluster.reset();
-    Notify(notify_fd, "ERROR " + OneLine(e.what()));
-    return kExitFailed;
-  }
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::ostringstream ready;
-  ready << std::fixed << std::setprecision(1) << seconds;
-  std::cerr << "[supervisor] steady after " << ready.str() << " s; store " << cluster->ReplicaStore()
-            << "; control socket " << socket_path << "\n";
-  Notify(notify_fd, "READY " + ready.str() + " " + cluster->ReplicaStore());
-  if (notify_fd >= 0) ::close(notify_fd);
-
-  std::string why;
-  while (why.empty()) {
-    timespec tick{0, 200 * 1000 * 1000};
-    const int sig = ::sigtimedwait(&stop_signals, nullptr, &tick);
-    if (sig == SIGINT || sig == SIGTERM) why = sig == SIGINT ? "SIGINT" : "SIGTERM";
-    if (shutdown_requested) why = "Shutdown RPC";
-    if (cluster->LeaseExpired()) why = "idle lease expired";
-    if (up.watch_pid > 0 && ::kill(up.watch_pid, 0) != 0 && errno == ESRCH) {
-      why = "watched process " + std::to_string(up.watch_pid) + " is gone";
-    }
-  }
-  std::cerr << "[supervisor] stopping (" << why << ")\n";
-  // The state file goes first, so nobody attaches to a cluster that is going away.
-  try {
-    if (internal::ReadStateFile(up.state_path).pid == ::getpid()) fs::remove(up.state_path);
-  } catch (const std::exception&) {
-  }
-  server.reset();
-  cluster->Stop();
-  cluster.reset();
-  std::cerr << "[supervisor] stopped\n";
-  return kExitOk;
-}
-
-int RunUp(const UpOptions& up) {
-  // One supervisor per state file.
-  try {
-    const internal::ClusterStateFile old = internal::ReadStateFile(up.state_path);
-    if (ProcessAlive(old.pid)) {
-      std::cout << "aftershock-cluster: already up (supervisor pid " << old.pid << ", state " << up.state_path
-                << ")\n";
-      return kExitOk;
-    }
-    std::error_code ec;
-    fs::remove(up.state_path, ec);
-  } catch (const std::exception&) {
-  }
-  std::error_code ec;
-  fs::create_directories(fs::path(up.state_path).parent_path(), ec);
-  if (up.foreground) return RunSupervisor(up, -1);
-
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    std::cerr << "aftershock-cluster: pipe: " << std::strerror(errno) << "\n";
-    return kExitFailed;
-  }
-  const auto t0 = Clock::now();
-  // No thread exists yet (nothing has touched gRPC), so a plain fork is safe.
-  const pid_t child = ::fork();
-  if (child < 0) {
-    std::cerr << "aftershock-cluster: fork: " << std::strerror(errno) << "\n";
-    return kExitFailed;
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    ::setsid();
-    const std::string log_path = up.state_path + ".log";
-    const int null_fd = ::open("/dev/null", O_RDONLY);
-    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
-    if (log_fd >= 0) {
-      ::dup2(log_fd, STDOUT_FILENO);
-      ::dup2(log_fd, STDERR_FILENO);
-    }
-    ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    const int code = RunSupervisor(up, fds[1]);
-    std::cout.flush();
-    std::cerr.flush();
-    ::_exit(code);
-  }
-  ::close(fds[1]);
-  std::string received;
-  const auto deadline = t0 + kUpTimeout;
-  while (received.find('\n') == std::string::npos) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      std::cerr << "aftershock-cluster up: no steady state within " << kUpTimeout.count()
-                << " min; stopping the supervisor (pid " << child << "); log " << up.state_path << ".log\n";
-      ::kill(child, SIGTERM);
-      return kExitFailed;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char buffer[4096];
-    const ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-    if (n <= 0) break;  // the supervisor closed the pipe (exited)
-    received.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  const std::string line = received.substr(0, received.find('\n'));
-  if (line.rfind("READY ", 0) == 0) {
-    std::istringstream in(line.substr(6));
-    std::string secs, store;
-    in >> secs >> store;
-    std::cout << "aftershock-cluster up: steady in " << secs << " s (supervisor pid " << child << ", store " << store
-              << ", state " << up.state_path << ")\n";
-    return kExitOk;
-  }
-  int status = 0;
-  ::waitpid(child, &status, WNOHANG);
-  if (line.rfind("ERROR ", 0) == 0) {
-    std::string message = line.substr(6);
-    for (char& c : message) {
-      if (c == '|') c = '\n';
-    }
-    std::cerr << "aftershock-cluster up failed: " << message << "\n";
-  } else {
-    std::cerr << "aftershock-cluster up failed: the supervisor exited during bring-up; log " << up.state_path
-              << ".log\n";
-  }
-  return kExitFailed;
-}
 
 // ---- the client verbs -------------------------------------------------------------------------
 
@@ -421,17 +184,9 @@ void HoldFault(int seconds) {
   ::sigtimedwait(&stop_signals, nullptr, &wait);
 }
 
-std::string FormatDuration(std::chrono::milliseconds d) {
-  if (d.count() % 3600000 == 0) return std::to_string(d.count() / 3600000) + "h";
-  if (d.count() % 60000 == 0) return std::to_string(d.count() / 60000) + "m";
-  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + "s";
-  return std::to_string(d.count()) + "ms";
-}
-
-// Before a fault that outlives the CLI: the fault lease 'aftershock-cli' holds it for `hold`.
 void HoldForCli(ClusterClient& client, std::chrono::milliseconds hold) {
   client.RenewFaultLease(kCliHolder, hold);
-  std::cout << "held by the fault lease '" << kCliHolder << "' for " << FormatDuration(hold)
+  std::cout << "held by the fault lease '" << kCliHolder << "' for " << cli::FormatDuration(hold)
             << ": the supervisor reverts it then, or at `aftershock-cluster release`\n";
 }
 
@@ -490,7 +245,7 @@ int Main(int argc, char** argv) {
     std::size_t max_args;
   };
   const std::map<std::string, VerbSpec> verbs = {
-      {"up", {{"foreground", "lease-minutes", "store", "watch-pid"}, 0, 0}},
+      {"up", {{"foreground", "lease-minutes", "store", "replicas", "watch-pid"}, 0, 0}},
       {"status", {{}, 0, 0}},
       {"down", {{}, 0, 0}},
       {"kill-replica", {{}, 0, 1}},
@@ -524,7 +279,7 @@ int Main(int argc, char** argv) {
   const std::string arg = command.positional.empty() ? "" : command.positional[0];
 
   if (command.verb == "up") {
-    UpOptions up;
+    cli::UpOptions up;
     up.state_path = fs::absolute(state_path).string();
     if (command.flags.count("foreground")) {
       if (!command.flags["foreground"].empty()) return Usage("--foreground takes no value");
@@ -543,11 +298,18 @@ int Main(int argc, char** argv) {
     }
     if (command.flags.count("store")) {
       up.store = command.flags["store"];
-      if (up.store != "auto" && up.store != "memory" && up.store != "postgres") {
-        return Usage("--store must be auto, memory or postgres");
-      }
+      if (up.store == "auto") up.store = "postgres";  // the old default: the server has a PostgreSQL store
+      if (up.store != "memory" && up.store != "postgres") return Usage("--store must be memory or postgres");
     }
-    return RunUp(up);
+    if (command.flags.count("replicas")) {
+      const std::optional<int> n = ParseNumber(command.flags["replicas"]);
+      if (!n || *n < 1 || *n > kMaxReplicas) {
+        return Usage("--replicas needs a whole number from 1 to " + std::to_string(kMaxReplicas) +
+                     " (one letter a..z per replica), not '" + command.flags["replicas"] + "'");
+      }
+      up.replicas = *n;
+    }
+    return cli::RunUp(up);
   }
 
   std::optional<int> partition_seconds;
@@ -592,31 +354,17 @@ int Main(int argc, char** argv) {
     if (clear && command.flags.size() - command.flags.count("state") > 1) {
       return Usage("defects --clear takes no other flag");
     }
-    const std::pair<const char*, void (v1::ReplicaDefectsRequest::*)(double)> fractions[] = {
-        {"internal-rate", &v1::ReplicaDefectsRequest::set_internal_rate},
-        {"unavailable-rate", &v1::ReplicaDefectsRequest::set_unavailable_rate},
-        {"stall-rate", &v1::ReplicaDefectsRequest::set_stall_rate},
-        {"forget-fraction", &v1::ReplicaDefectsRequest::set_forget_fraction}};
-    for (const auto& [name, setter] : fractions) {
-      if (!command.flags.count(name)) continue;
-      const std::optional<double> value = ParseFraction(command.flags[name]);
-      if (!value) return Usage(std::string("--") + name + " needs a fraction from 0 to 1, not '" + command.flags[name] + "'");
-      (defects.*setter)(*value);
+    // The flags are the pseudonym target's defect keys (the CLI runs its spec); bare ones mean true.
+    for (const auto& [name, value] : command.flags) {
+      if (name == "state" || name == "hold" || name == "clear") continue;
+      (*defects.mutable_defects())[name] = value.empty() ? "true" : value;
     }
-    const std::pair<const char*, void (v1::ReplicaDefectsRequest::*)(std::uint32_t)> times[] = {
-        {"stall-ms", &v1::ReplicaDefectsRequest::set_stall_ms},
-        {"stall-until-ms", &v1::ReplicaDefectsRequest::set_stall_until_ms_from_now}};
-    for (const auto& [name, setter] : times) {
-      if (!command.flags.count(name)) continue;
-      const std::optional<int> value = ParseNumber(command.flags[name]);
-      if (!value || *value < 1) return Usage(std::string("--") + name + " needs a whole number of ms >= 1");
-      (defects.*setter)(static_cast<std::uint32_t>(*value));
+    try {
+      pseudonym::DefectsFromMap({defects.defects().begin(), defects.defects().end()});
+    } catch (const std::invalid_argument& e) {
+      return Usage(std::string("defects: ") + e.what());
     }
-    defects.set_non_idempotent(command.flags.count("non-idempotent") > 0);
-    defects.set_ack_before_commit(command.flags.count("ack-before-commit") > 0);
-    if (!clear && DefectsFromRequest(defects).ByteSizeLong() == 0) {
-      return Usage("defects needs at least one defect flag, or --clear");
-    }
+    if (!clear && defects.defects().empty()) return Usage("defects needs at least one defect flag, or --clear");
   }
   try {
     if (command.verb == "down") return RunDown(state_path);
@@ -640,7 +388,7 @@ int Main(int argc, char** argv) {
       HoldForCli(client, hold);
       std::cout << client.Drain(arg).summary() << "\n";
     } else if (command.verb == "defects") {
-      if (DefectsFromRequest(defects).ByteSizeLong() != 0) HoldForCli(client, hold);
+      if (!defects.defects().empty()) HoldForCli(client, hold);
       std::cout << client.SetReplicaDefects(defects).summary() << "\n";
     } else if (command.verb == "release") {
       std::cout << client.ReleaseFaultLease(kCliHolder).summary()

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "framework/cluster/control/cluster_control.grpc.pb.h"
-#include "framework/cluster/control/local_cluster.h"
+#include "framework/cluster/local/local_cluster.h"
 
 namespace aftershock::cluster {
 

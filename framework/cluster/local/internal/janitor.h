@@ -10,8 +10,8 @@
 //   process::ChildProcess janitor = StartJanitor(::getpid(), data_dir, work_dir, state_file, log);
 //   ...
 //   KillLeftoverPostgres(postmaster_pids, data_dir);   // after PatroniCluster::Stop()
-#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_JANITOR_H_
-#define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_JANITOR_H_
+#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_JANITOR_H_
+#define AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_JANITOR_H_
 
 #include <sys/types.h>
 
@@ -35,4 +35,4 @@ int KillLeftoverPostgres(const std::vector<pid_t>& pids, const std::string& data
 
 }  // namespace aftershock::cluster::internal
 
-#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_JANITOR_H_
+#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_JANITOR_H_

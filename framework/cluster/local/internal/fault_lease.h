@@ -16,8 +16,8 @@
 //     ... revert every fault ...
 //     lease.Reverted(due->generation, summary_of_what_was_reverted, unix_ms);
 //   }
-#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_FAULT_LEASE_H_
-#define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_FAULT_LEASE_H_
+#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_FAULT_LEASE_H_
+#define AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_FAULT_LEASE_H_
 
 #include <chrono>
 #include <cstdint>
@@ -96,4 +96,4 @@ class FaultLease {
 
 }  // namespace aftershock::cluster::internal
 
-#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_FAULT_LEASE_H_
+#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_INTERNAL_FAULT_LEASE_H_

@@ -1,11 +1,12 @@
-// LocalCluster: every process of the embedded default on loopback, owned by one object — the
-// database (etcd + Patroni + 3 PostgreSQL 15, strict synchronous replication), a TCP fault proxy in
-// front of each database instance on the service -> database path, and three replicas (a, b, c) of
-// aftershock-pseudonym on synthetic nodes node-a.. / zones zone-a.., restarted like a kubelet would.
-// The aftershock-cluster supervisor serves its methods over gRPC (ClusterControlService); tests may
-// also use it in-process.
+// LocalCluster: every process of the embedded default on loopback, owned by one object - the
+// database (etcd + Patroni + 3 PostgreSQL 15, strict synchronous replication, fault proxies on its
+// links: Database), N replicas of the target's ReplicaSpec on synthetic nodes node-a.. / zones
+// zone-a.., restarted like a kubelet would (ReplicaSet), the fault lease that reverts every fault
+// once nobody renews it, and the janitor. A thin composition of those parts; the aftershock-cluster
+// supervisor serves its methods over gRPC (ClusterControlService); tests may use it in-process.
 //
 //   LocalClusterOptions options;                        // defaults: ports picked free, temp dirs
+//   options.replicas = pseudonym::PseudonymReplicaSpec({});   // the target says what to run
 //   auto cluster = LocalCluster::Start(options);        // returns at steady state or throws
 //   cluster->KillReplica("b");                          // SIGKILL; restarted after a back-off
 //   cluster->WaitSteady(std::chrono::seconds(30));
@@ -14,24 +15,22 @@
 //   cluster->Stop();                                    // or let the destructor do it
 //
 // Every wait is bounded; failures throw ClusterError with the gRPC code the control API returns.
-// Every child is forked by one long-lived owner thread, because the kernel's parent-death signal
-// (die_with_parent) follows the forking thread, not the process.
-#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_
-#define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_
-
-#include <grpcpp/grpcpp.h>
+// Every child is forked by one long-lived owner thread (internal/owner_thread.h).
+#ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_LOCAL_CLUSTER_H_
+#define AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_LOCAL_CLUSTER_H_
 
 #include <chrono>
+#include <map>
 #include <memory>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "fixtures/targets/pseudonym/pseudonym.pb.h"
 #include "framework/cluster/control/cluster_control.pb.h"
 #include "framework/cluster/fault_proxy/fault_proxy.h"
+#include "framework/cluster/local/cluster_error.h"
+#include "framework/cluster/local/proto_conversion.h"
+#include "framework/cluster/local/replica_spec.h"
 #include "framework/cluster/patroni_cluster.h"
 
 namespace aftershock::cluster {
@@ -40,27 +39,10 @@ namespace internal {
 class LocalClusterImpl;
 }  // namespace internal
 
-// An error with the status code the control API answers with.
-class ClusterError : public std::runtime_error {
- public:
-  ClusterError(grpc::StatusCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  grpc::StatusCode code() const { return code_; }
-
- private:
-  grpc::StatusCode code_;
-};
-
 struct LocalClusterOptions {
   PatroniClusterOptions database;
-  // Empty: the aftershock-pseudonym built with this library.
-  std::string pseudonym_binary;
-  // The replicas' store flags; "{conninfo}" is replaced by the libpq conninfo through the proxies.
-  // nullopt: --store=postgres --postgres-conninfo={conninfo} when the binary's --help offers
-  // postgres, else --store=memory (until the server has a PostgreSQL store).
-  std::optional<std::vector<std::string>> replica_store_args;
-  // Appended to every replica's command line.
-  std::vector<std::string> replica_extra_args;
-  double replica_grace_seconds = 10;  // --grace-seconds of the server
+  // What the replicas are (binary, arguments, probe, count, grace, defects hook): the target's.
+  ReplicaSpec replicas;
   // Scratch directory (replica logs); empty: a fresh /tmp/aftershock-cluster-XXXXXX. Removed by Stop().
   std::string work_dir;
   std::chrono::milliseconds replica_ready_timeout{30000};
@@ -127,8 +109,10 @@ class LocalCluster {
   v1::ActionResult Drain(const std::string& node, std::chrono::milliseconds timeout, std::chrono::milliseconds grace);
   // Uncordons `node` and waits (replica_ready_timeout) until its replica is ready again.
   v1::ActionResult Uncordon(const std::string& node);
-  // replica "" = all; UNAVAILABLE when a target replica is not running.
-  v1::ActionResult SetReplicaDefects(const std::string& replica, const pseudonym::v1::Defects& defects);
+  // replica "" = all; the spec's defects hook interprets `defects` (empty = none). UNAVAILABLE when
+  // a target replica is not running, INVALID_ARGUMENT for defects the hook does not know,
+  // UNIMPLEMENTED when the spec has no hook.
+  v1::ActionResult SetReplicaDefects(const std::string& replica, const std::map<std::string, std::string>& defects);
   // Database logs into DIR/database/, replica logs as DIR/replica-X.log, the supervisor log, and
   // DIR/status.txt (the Status() snapshot).
   v1::ActionResult CollectArtifacts(const std::string& directory);
@@ -144,12 +128,12 @@ class LocalCluster {
   v1::ActionResult ReleaseFaultLease(const std::string& holder);
   bool LeaseExpired() const;
 
-  // (name, "127.0.0.1:PORT") of a, b, c; stable across restarts.
+  // (name, "127.0.0.1:PORT") of a, b, c, ...; stable across restarts.
   std::vector<std::pair<std::string, std::string>> Replicas() const;
   std::vector<std::string> ReplicaAddresses() const;
   // The libpq conninfo the replicas use (through the proxies, follows the primary).
   std::string ConnectionString() const;
-  // The replicas' store: "postgres" or "memory".
+  // The replicas' store as the spec names it (e.g. "postgres" or "memory").
   std::string ReplicaStore() const;
   const std::string& DataDir() const;
   const std::string& WorkDir() const;
@@ -165,11 +149,6 @@ class LocalCluster {
   std::unique_ptr<internal::LocalClusterImpl> impl_;
 };
 
-// The pseudonym target's defects from the control API's request.
-pseudonym::v1::Defects DefectsFromRequest(const v1::ReplicaDefectsRequest& request);
-ProxyFaults ProxyFaultsFromProto(const v1::LinkFaults& faults);
-v1::LinkFaults ProxyFaultsToProto(const ProxyFaults& faults);
-
 }  // namespace aftershock::cluster
 
-#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_LOCAL_CLUSTER_H_
+#endif  // AFTERSHOCK_FRAMEWORK_CLUSTER_LOCAL_LOCAL_CLUSTER_H_

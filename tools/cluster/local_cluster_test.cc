@@ -18,10 +18,11 @@
 #include <thread>
 
 #include "fixtures/targets/pseudonym/pseudonym.grpc.pb.h"
+#include "fixtures/targets/pseudonym/replica_spec.h"
 #include "fixtures/targets/pseudonym/test_control_client.h"
 #include "framework/cluster/control/cluster_client.h"
 #include "framework/cluster/control/cluster_control_service.h"
-#include "framework/cluster/control/local_cluster.h"
+#include "framework/cluster/local/local_cluster.h"
 
 namespace aftershock::cluster {
 namespace {
@@ -67,6 +68,7 @@ class LocalClusterTest : public ::testing::Test {
       }
       const auto t0 = Clock::now();
       LocalClusterOptions options;
+      options.replicas = pseudonym::PseudonymReplicaSpec({});
       cluster_ = LocalCluster::Start(options).release();
       socket_ = fs::temp_directory_path() / ("local-cluster-test-" + std::to_string(::getpid()) + ".sock");
       server_ = ClusterControlServer::Start(*cluster_, socket_, [] {}).release();
@@ -409,7 +411,7 @@ TEST_F(LocalClusterTest, DrainTimesOutWhenTheDisruptionBudgetIsSpent) {
 TEST_F(LocalClusterTest, ReplicaDefectsReachTheReplicas) {
   v1::ReplicaDefectsRequest request;
   request.set_replica("c");
-  request.set_unavailable_rate(0.25);
+  (*request.mutable_defects())["unavailable-rate"] = "0.25";
   EXPECT_EQ(client().SetReplicaDefects(request).target(), "c");
   const std::string address_c = ReplicaNamed(client().Status(), "c").address();
   const std::string address_a = ReplicaNamed(client().Status(), "a").address();
@@ -454,7 +456,7 @@ TEST_F(LocalClusterTest, FaultsUnderALeaseThatIsNotRenewedAreRevertedBySuperviso
   client().SetReplicationLinkFaults("pg-c", slow);
   v1::ReplicaDefectsRequest defects;
   defects.set_replica("c");
-  defects.set_internal_rate(0.1);
+  (*defects.mutable_defects())["internal-rate"] = "0.1";
   client().SetReplicaDefects(defects);
   client().RenewFaultLease(holder, ttl);
   v1::ClusterStatus status = client().Status();

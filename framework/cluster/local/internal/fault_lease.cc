@@ -1,4 +1,4 @@
-#include "framework/cluster/control/internal/fault_lease.h"
+#include "framework/cluster/local/internal/fault_lease.h"
 
 #include <stdexcept>
 

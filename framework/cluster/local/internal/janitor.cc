@@ -1,4 +1,4 @@
-#include "framework/cluster/control/internal/janitor.h"
+#include "framework/cluster/local/internal/janitor.h"
 
 #include <signal.h>
 

@@ -1,0 +1,97 @@
+// ClusterDriver: what the cluster faults need from a cluster - its actions (kill a replica or the
+// database primary, link faults, the replication mode, rolling restart, drain/uncordon, seeded
+// defects) and its observations (state, steady) - in terms that know neither the local cluster's
+// control API nor Kubernetes. The local cluster's client implements it
+// (framework/cluster/local/local_cluster_driver.h); a Kubernetes driver (kubectl + Chaos Mesh) will
+// implement the same.
+//
+//   cluster::LocalClusterDriver driver(cluster::ClusterClient::Attach());
+//   auto kill = std::make_shared<chaos::PrimaryKillFault>(driver);
+//   ClusterState state = driver.Observe();
+//   for (const ReplicaState& r : state.replicas) ...
+//
+// Every call may throw (std::runtime_error, naming what failed); actions answer with what they did.
+#ifndef AFTERSHOCK_FRAMEWORK_CHAOS_CLUSTER_DRIVER_H_
+#define AFTERSHOCK_FRAMEWORK_CHAOS_CLUSTER_DRIVER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace aftershock::chaos {
+
+struct ReplicaState {
+  std::string name{};     // "a"
+  std::string node{};     // "node-a"
+  std::string address{};  // "127.0.0.1:PORT"
+  int pid = 0;          // 0 when not running (or unknown to the driver)
+  bool ready = false;
+  bool node_cordoned = false;
+  std::string defects{};  // the seeded defects in force (text), "" none
+};
+
+struct DatabaseMemberState {
+  std::string name{};   // "pg-a"
+  std::string role{};   // leader | sync_standby | replica | ""
+  std::string state{};  // running | stopped | ...
+  // Where a probe reaches the member on the service -> database path and on the replication path;
+  // 0 when the driver has no such port.
+  int service_port = 0;
+  int replication_port = 0;
+};
+
+struct ClusterState {
+  bool steady = false;
+  std::string not_steady_reason{};
+  std::string primary{};      // "pg-a", "" none
+  std::string replication{};  // "synchronous" | "asynchronous"
+  std::vector<ReplicaState> replicas{};
+  std::vector<DatabaseMemberState> members{};
+};
+
+struct LinkFault {
+  std::chrono::milliseconds latency{0};
+  std::chrono::milliseconds jitter{0};
+  bool blackhole = false;
+  bool reset = false;
+  std::uint64_t bandwidth_bytes_per_second = 0;
+};
+
+// What an action did: "killed replica b (pid 1234)", and what it acted on ("b", "pg-a").
+struct ActionOutcome {
+  std::string summary{};
+  std::string target{};
+};
+
+class ClusterDriver {
+ public:
+  virtual ~ClusterDriver() = default;
+
+  virtual ClusterState Observe() = 0;
+  // Throws after `timeout`, naming what is not steady.
+  virtual void WaitSteady(std::chrono::milliseconds timeout) = 0;
+
+  // "" = a random ready replica; its pid is in the summary ("pid N").
+  virtual ActionOutcome KillReplica(const std::string& name) = 0;
+  virtual ActionOutcome KillDatabasePrimary() = 0;
+  // member "" = every member's link.
+  virtual ActionOutcome SetDatabaseLinkFaults(const std::string& member, const LinkFault& fault) = 0;
+  virtual ActionOutcome ClearDatabaseLinkFaults() = 0;
+  virtual ActionOutcome SetReplicationLinkFaults(const std::string& member, const LinkFault& fault) = 0;
+  virtual ActionOutcome ClearReplicationLinkFaults() = 0;
+  // maximum_lag_on_failover_bytes 0 = the database's default.
+  virtual ActionOutcome SetReplicationMode(bool synchronous, std::int64_t maximum_lag_on_failover_bytes) = 0;
+  virtual ActionOutcome RollingRestart(std::chrono::milliseconds grace, std::chrono::milliseconds min_ready) = 0;
+  // timeout 0 = the driver's default.
+  virtual ActionOutcome Drain(const std::string& node, std::chrono::milliseconds timeout) = 0;
+  virtual ActionOutcome Uncordon(const std::string& node) = 0;
+  // replica "" = all; the target's defects, opaque to the driver (empty = none).
+  virtual ActionOutcome SetReplicaDefects(const std::string& replica,
+                                          const std::map<std::string, std::string>& defects) = 0;
+};
+
+}  // namespace aftershock::chaos
+
+#endif  // AFTERSHOCK_FRAMEWORK_CHAOS_CLUSTER_DRIVER_H_

@@ -1,0 +1,340 @@
+#include "framework/chaos/cluster_faults.h"
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <regex>
+
+#include "framework/chaos/postgres_probe.h"
+
+namespace aftershock::chaos {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::string Ms(milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+// True while /proc shows `pid` as a live (not zombie) process.
+bool ProcessAlive(int pid) {
+  if (pid <= 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || (line[close + 2] != 'Z' && line[close + 2] != 'X');
+}
+
+const ReplicaState* FindReplica(const ClusterState& s, const std::string& name) {
+  for (const auto& r : s.replicas) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+const ReplicaState* ReplicaOnNode(const ClusterState& s, const std::string& node) {
+  for (const auto& r : s.replicas) {
+    if (r.node == node) return &r;
+  }
+  return nullptr;
+}
+
+
+// Polls a probe of every member's port until `done(round)`; the detail names what each member saw.
+Confirmation ConfirmByProbe(ClusterDriver& driver, Clock::time_point deadline,
+                            const std::function<int(const DatabaseMemberState&)>& port_of, milliseconds timeout,
+                            bool running_only, const std::function<bool(const ProbeRound&)>& done,
+                            const std::string& confirmed, const std::string& not_confirmed) {
+  std::string last;
+  const Confirmation c = PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ProbeRound round = ProbeMembers(driver.Observe(), port_of, timeout, running_only);
+        last = round.text;
+        if (!done(round)) return std::nullopt;
+        return confirmed + ": " + round.text;
+      },
+      not_confirmed);
+  if (c.status == Confirmation::Status::kConfirmed) return c;
+  return Confirmation::NotConfirmed(c.detail + (last.empty() ? "" : ": " + last));
+}
+
+}  // namespace
+
+std::string ClusterActionFault::detail() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return detail_;
+}
+
+void ClusterActionFault::SetDetail(const std::string& detail) {
+  std::lock_guard<std::mutex> lock(mu_);
+  detail_ = detail;
+}
+
+void ReplicaKillFault::Apply() {
+  replica_.clear();
+  pid_ = 0;
+  const ActionOutcome result = driver_.KillReplica("");
+  SetDetail(result.summary);
+  replica_ = result.target;
+  std::smatch m;
+  const std::string summary = result.summary;
+  if (std::regex_search(summary, m, std::regex("pid ([0-9]+)"))) pid_ = std::stoi(m[1]);
+}
+
+Confirmation ReplicaKillFault::ConfirmApplied(Clock::time_point deadline) {
+  if (replica_.empty() || pid_ <= 0) {
+    return Confirmation::NotConfirmed("the supervisor did not name the replica and pid it killed: '" + detail() + "'");
+  }
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        if (ProcessAlive(pid_)) return std::nullopt;
+        const ClusterState s = driver_.Observe();
+        const ReplicaState* r = FindReplica(s, replica_);
+        if (r == nullptr) return std::nullopt;
+        const std::string gone = "replica " + replica_ + ": pid " + std::to_string(pid_) + " gone, ";
+        if (r->pid != 0 && r->pid != pid_) return gone + "restarted as pid " + std::to_string(r->pid);
+        if (!r->ready) return gone + "out of the ready endpoints";
+        return std::nullopt;
+      },
+      "replica " + replica_ + " (pid " + std::to_string(pid_) + ") still running or still ready");
+}
+
+void PrimaryKillFault::Apply() {
+  killed_.clear();
+  const ActionOutcome result = driver_.KillDatabasePrimary();
+  SetDetail(result.summary);
+  killed_ = result.target;
+}
+
+Confirmation PrimaryKillFault::ConfirmApplied(Clock::time_point deadline) {
+  if (killed_.empty()) return Confirmation::NotConfirmed("the supervisor did not name the primary it killed");
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        if (s.primary.empty() || s.primary == killed_) return std::nullopt;
+        return "leader " + s.primary + " (was " + killed_ + ")";
+      },
+      "no other member took over from " + killed_, milliseconds(200));
+}
+
+void DbPartitionFault::Apply() {
+  LinkFault fault;
+  fault.blackhole = true;
+  SetDetail(driver_.SetDatabaseLinkFaults("", fault).summary);
+}
+
+void DbPartitionFault::Revert() { driver_.ClearDatabaseLinkFaults(); }
+
+Confirmation DbPartitionFault::ConfirmApplied(Clock::time_point deadline) {
+  return ConfirmByProbe(
+      driver_, deadline, ServicePort, milliseconds(1000), false,
+      [](const ProbeRound& r) { return r.probed > 0 && r.hung == r.probed; },
+      "probe through every service -> database link hangs", "a probe through the service -> database links did not hang");
+}
+
+Confirmation DbPartitionFault::ConfirmReverted(Clock::time_point deadline) {
+  return ConfirmByProbe(
+      driver_, deadline, ServicePort, milliseconds(1000), false,
+      [](const ProbeRound& r) { return r.probed > 0 && r.hung == 0 && r.answered > 0; },
+      "probe through the service -> database links answered", "a probe through the service -> database links still hangs");
+}
+
+void RollingRestartFault::Apply() {
+  before_.clear();
+  const ClusterState status = driver_.Observe();
+  for (const auto& r : status.replicas) {
+    if (r.pid > 0 && !r.node_cordoned) before_.emplace_back(r.name, r.pid);
+  }
+  SetDetail(driver_.RollingRestart(grace_, min_ready_).summary);
+}
+
+Confirmation RollingRestartFault::ConfirmApplied(Clock::time_point deadline) {
+  if (before_.empty()) return Confirmation::NotConfirmed("no replica was running before the restart");
+  std::string last;
+  const Confirmation c = PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        std::string text;
+        bool all = true;
+        for (const auto& [name, pid] : before_) {
+          const ReplicaState* r = FindReplica(s, name);
+          const int now = r != nullptr ? r->pid : 0;
+          all = all && now != 0 && now != pid && !ProcessAlive(pid);
+          text += (text.empty() ? "" : ", ") + name + " pid " + std::to_string(pid) + " -> " + std::to_string(now);
+        }
+        last = text;
+        if (!all) return std::nullopt;
+        return "every replica restarted: " + text;
+      },
+      "not every replica restarted");
+  if (c.status == Confirmation::Status::kConfirmed) return c;
+  return Confirmation::NotConfirmed(c.detail + (last.empty() ? "" : ": " + last));
+}
+
+void DrainFault::Apply() {
+  SetDetail("drain " + node_);
+  SetDetail(driver_.Drain(node_, timeout_).summary);
+}
+
+void DrainFault::Revert() { driver_.Uncordon(node_); }
+
+Confirmation DrainFault::ConfirmApplied(Clock::time_point deadline) {
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        const ReplicaState* r = ReplicaOnNode(s, node_);
+        if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
+        if (!r->node_cordoned || (r->pid != 0 && r->ready)) return std::nullopt;
+        return node_ + " cordoned; replica " + r->name + " evicted (" +
+               (r->pid == 0 ? std::string("not running") : "pid " + std::to_string(r->pid) + " not ready") + ")";
+      },
+      node_ + " not cordoned with its replica evicted");
+}
+
+Confirmation DrainFault::ConfirmReverted(Clock::time_point deadline) {
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        const ReplicaState* r = ReplicaOnNode(s, node_);
+        if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
+        if (r->node_cordoned || r->pid == 0 || !r->ready) return std::nullopt;
+        return node_ + " schedulable; replica " + r->name + " ready (pid " + std::to_string(r->pid) + ")";
+      },
+      node_ + " still cordoned or its replica not ready");
+}
+
+void AsyncReplicationFault::Apply() {
+  SetDetail(driver_.SetReplicationMode(false, maximum_lag_on_failover_bytes_).summary);
+}
+
+void AsyncReplicationFault::Revert() {
+  driver_.ClearReplicationLinkFaults();
+  driver_.SetReplicationMode(true, 0);
+}
+
+namespace {
+// "pg-a leader, pg-b sync_standby, pg-c replica"; counts sync standbys.
+std::string Roles(const ClusterState& s, int* sync_standbys) {
+  std::string roles;
+  *sync_standbys = 0;
+  for (const auto& m : s.members) {
+    *sync_standbys += m.role == "sync_standby" ? 1 : 0;
+    roles += (roles.empty() ? "" : ", ") + m.name + " " + (m.role.empty() ? std::string("-") : m.role);
+  }
+  return roles;
+}
+}  // namespace
+
+Confirmation AsyncReplicationFault::ConfirmApplied(Clock::time_point deadline) {
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        int sync = 0;
+        const std::string roles = Roles(s, &sync);
+        if (s.replication != "asynchronous" || sync != 0) return std::nullopt;
+        return "asynchronous replication, no sync_standby (" + roles + ")";
+      },
+      "Patroni did not report asynchronous replication without a sync_standby");
+}
+
+Confirmation AsyncReplicationFault::ConfirmReverted(Clock::time_point deadline) {
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const ClusterState s = driver_.Observe();
+        int sync = 0;
+        const std::string roles = Roles(s, &sync);
+        if (s.replication != "synchronous" || sync == 0) return std::nullopt;
+        return "synchronous replication with a sync_standby (" + roles + ")";
+      },
+      "Patroni did not report synchronous replication with a sync_standby");
+}
+
+void ReplicationLagFault::Apply() {
+  LinkFault fault;
+  fault.latency = latency_;
+  SetDetail(driver_.SetReplicationLinkFaults("", fault).summary);
+}
+
+void ReplicationLagFault::Revert() { driver_.ClearReplicationLinkFaults(); }
+
+// A probe that gets no answer for most of the latency (at most 2 s: the verdict set's lag is 20 s)
+// shows the delay; a member that is down closes instead.
+Confirmation ReplicationLagFault::ConfirmApplied(Clock::time_point deadline) {
+  return ConfirmByProbe(
+      driver_, deadline, ReplicationPort, std::min<milliseconds>(latency_ * 8 / 10, milliseconds(2000)), true,
+      [](const ProbeRound& r) { return r.probed > 0 && r.hung == r.probed; },
+      "probe through every replication link delayed",
+      "a probe through the replication links was not delayed by about " + Ms(latency_));
+}
+
+Confirmation ReplicationLagFault::ConfirmReverted(Clock::time_point deadline) {
+  return ConfirmByProbe(
+      driver_, deadline, ReplicationPort,
+      std::max<milliseconds>(std::min<milliseconds>(latency_ / 2, milliseconds(1000)), milliseconds(100)), true,
+      [](const ProbeRound& r) { return r.probed > 0 && r.answered == r.probed; },
+      "probe through every replication link answered promptly", "a probe through the replication links is still delayed");
+}
+
+void ReplicaDefectsFault::Apply() {
+  std::string text;
+  for (const auto& [key, value] : defects_) text += (text.empty() ? "" : " ") + key + "=" + value;
+  SetDetail((replica_.empty() ? std::string("all replicas") : "replica " + replica_) + ": " + text);
+  driver_.SetReplicaDefects(replica_, defects_);
+}
+
+void ReplicaDefectsFault::Revert() { driver_.SetReplicaDefects("", {}); }
+
+std::vector<ReplicaState> ReplicaDefectsFault::Running(const std::string& replica) {
+  std::vector<ReplicaState> out;
+  for (const ReplicaState& r : driver_.Observe().replicas) {
+    if (!replica.empty() && r.name != replica) continue;
+    if (r.pid == 0) continue;  // a drained replica gets none
+    out.push_back(r);
+  }
+  return out;
+}
+
+Confirmation ReplicaDefectsFault::ConfirmApplied(Clock::time_point deadline) {
+  const std::vector<ReplicaState> running = Running(replica_);
+  if (running.empty()) return Confirmation::NotConfirmed("no running replica to ask");
+  if (confirm_) return confirm_(running, defects_, deadline);
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const std::vector<ReplicaState> now = Running(replica_);
+        const bool all = !now.empty() && std::all_of(now.begin(), now.end(), [](const ReplicaState& r) {
+          return !r.defects.empty();
+        });
+        if (!all) return std::nullopt;
+        return "every running replica has defects in force (" + std::to_string(now.size()) + ")";
+      },
+      "not every running replica reports the defects in force");
+}
+
+Confirmation ReplicaDefectsFault::ConfirmReverted(Clock::time_point deadline) {
+  const std::vector<ReplicaState> running = Running("");
+  if (running.empty()) return Confirmation::NotConfirmed("no running replica to ask");
+  if (confirm_) return confirm_(running, {}, deadline);
+  return PollUntil(
+      deadline,
+      [&]() -> std::optional<std::string> {
+        const std::vector<ReplicaState> now = Running("");
+        const bool none = std::none_of(now.begin(), now.end(), [](const ReplicaState& r) { return !r.defects.empty(); });
+        if (!none) return std::nullopt;
+        return "no running replica has defects in force (" + std::to_string(now.size()) + ")";
+      },
+      "a running replica still has defects in force");
+}
+
+std::function<void()> WaitSteadyGate(ClusterDriver& driver, std::chrono::milliseconds timeout) {
+  return [&driver, timeout] { driver.WaitSteady(timeout); };
+}
+
+}  // namespace aftershock::chaos
