@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../build"
 start=$(date +%s)
-rm -f aftershock_*.deb
+rm -rf aftershock_*.deb _CPack_Packages
 cpack -G DEB >/dev/null
 deb=$(ls aftershock_*.deb)
 echo "check-deb: built $deb ($(du -h "$deb" | cut -f1)) in $(( $(date +%s) - start )) s"
@@ -28,4 +28,5 @@ if [[ $(id -u) -eq 0 ]]; then
 else
   echo "check-deb: not root, skipping dpkg -i --dry-run"
 fi
+rm -rf _CPack_Packages  # the staged tree (~470 MB); the .deb stays
 exit $status
