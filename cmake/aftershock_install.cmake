@@ -15,8 +15,38 @@ include(CMakePackageConfigHelpers)
 
 set(AFTERSHOCK_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/aftershock")
 
+# Every library of the tree is a component (installed, exported, with its usage requirements) unless
+# it is marked test-only: a library someone adds without aftershock_component() fails the configure
+# here, naming it, instead of going missing from the package.
+#   set_property(TARGET my_test_helpers PROPERTY AFTERSHOCK_TEST_ONLY ON)
+function(aftershock_check_components components)
+  set(dirs "${PROJECT_SOURCE_DIR}")
+  set(missing "")
+  while(dirs)
+    list(POP_FRONT dirs dir)
+    get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+    list(APPEND dirs ${subdirs})
+    get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(target IN LISTS targets)
+      get_target_property(type ${target} TYPE)
+      get_target_property(test_only ${target} AFTERSHOCK_TEST_ONLY)
+      if(type MATCHES "^(STATIC|SHARED|OBJECT|INTERFACE)_LIBRARY$" AND NOT test_only AND NOT target IN_LIST components)
+        file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${dir}")
+        list(APPEND missing "${target} (${rel}/CMakeLists.txt)")
+      endif()
+    endforeach()
+  endwhile()
+  if(missing)
+    list(JOIN missing ", " missing)
+    message(FATAL_ERROR "libraries without aftershock_component(): ${missing}. Add aftershock_component(<target>) "
+                        "after their add_library (cmake/aftershock_component.cmake), or mark a test-only one with "
+                        "set_property(TARGET <target> PROPERTY AFTERSHOCK_TEST_ONLY ON)")
+  endif()
+endfunction()
+
 function(aftershock_install)
   get_property(components GLOBAL PROPERTY AFTERSHOCK_COMPONENTS)
+  aftershock_check_components("${components}")
   install(TARGETS ${components} EXPORT aftershockTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}/aftershock"
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/aftershock"
