@@ -7,12 +7,13 @@
 #
 # aftershock_add_cluster_lock_check() registers the test that fails when a test labelled cluster or
 # resilience, or one named by AFTERSHOCK_CLUSTER_LOCK_NAMES, lacks the lock (ctest/check_cluster_lock.cmake).
-set(AFTERSHOCK_CLUSTER_LOCK aftershock-cluster)
+# Cache entries, so a project that add_subdirectory()s aftershock sees them too.
+set(AFTERSHOCK_CLUSTER_LOCK aftershock-cluster CACHE INTERNAL "the CTest resource lock of cluster tests")
 # Tests that start a Prometheus + Alertmanager stack without the cluster label (a regex on test names).
-set(AFTERSHOCK_CLUSTER_LOCK_NAMES "^alerting\\.AlertingStackIntegration\\.")
+set(AFTERSHOCK_CLUSTER_LOCK_NAMES "^alerting\\.AlertingStackIntegration\\." CACHE INTERNAL "")
 
 function(aftershock_add_cluster_lock_check)
-  set(check "${PROJECT_SOURCE_DIR}/ctest/check_cluster_lock.cmake")
+  set(check "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_cluster_lock.cmake")
   add_test(NAME ctest.cluster-lock-on-every-cluster-test
     COMMAND ${CMAKE_COMMAND} -D "BUILD_DIR=${PROJECT_BINARY_DIR}" -D "LOCK=${AFTERSHOCK_CLUSTER_LOCK}"
             -D "NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES}" -D REQUIRE_SCENARIOS=ON -P "${check}")
@@ -25,7 +26,7 @@ function(aftershock_add_cluster_lock_check)
     COMMAND ${CMAKE_COMMAND}
       -D "COMMAND=${CMAKE_COMMAND};-D;BUILD_DIR=${testdata};-D;LOCK=${AFTERSHOCK_CLUSTER_LOCK};-D;NAMES=${AFTERSHOCK_CLUSTER_LOCK_NAMES};-P;${check}"
       -D "EXPECT_OUTPUT=3 test\\(s\\) lack RESOURCE_LOCK aftershock-cluster:.*pr\\.no-lock .*other_cluster_test .*alerting\\.AlertingStackIntegration\\.Chain "
-      -P "${PROJECT_SOURCE_DIR}/ctest/expect_failure.cmake")
+      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect_failure.cmake")
   set_tests_properties(ctest.cluster-lock-on-every-cluster-test ctest.cluster-lock-check-rejects-a-missing-lock
     PROPERTIES LABELS unit TIMEOUT 120)
 endfunction()

@@ -1,5 +1,7 @@
 # aftershock_proto_library(<target> <file.proto>): generates message and gRPC code next to the proto's
 # path in the build tree, so "#include "fixtures/targets/pseudonym/pseudonym.grpc.pb.h"" works.
+# The path is relative to the calling project's source dir; a user's own project (find_package(aftershock))
+# can use it for its own protos the same way.
 function(aftershock_proto_library target proto)
   get_filename_component(abs "${proto}" ABSOLUTE)
   file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${abs}")
@@ -19,4 +21,8 @@ function(aftershock_proto_library target proto)
   add_library(${target} STATIC ${srcs})
   target_compile_options(${target} PRIVATE -w)
   target_link_libraries(${target} PUBLIC PkgConfig::GRPCPP PkgConfig::PROTOBUF)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>)
+  # What `cmake --install` copies next to the other headers (cmake/aftershock_install.cmake).
+  set_target_properties(${target} PROPERTIES AFTERSHOCK_GENERATED_HEADERS "${hdrs}"
+                                             AFTERSHOCK_GENERATED_HEADERS_DIR "${rel_dir}")
 endfunction()

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 namespace aftershock::gtest_integration {
 namespace {
@@ -20,9 +21,19 @@ std::string SelfPath() {
 
 }  // namespace
 
-std::string DefaultManifestPath(const std::string& set) {
-  return std::string(AFTERSHOCK_SOURCE_DIR) + "/manifests/sets/" + set + ".yaml";
+namespace {
+
+// Set once, at static initialisation, by the suite's generated source (see SetDefaultManifestsDir).
+std::string& DefaultManifestsDir() {
+  static std::string dir = std::string(AFTERSHOCK_SOURCE_DIR) + "/manifests/sets";
+  return dir;
 }
+
+}  // namespace
+
+void SetDefaultManifestsDir(std::string dir) { DefaultManifestsDir() = std::move(dir); }
+
+std::string DefaultManifestPath(const std::string& set) { return DefaultManifestsDir() + "/" + set + ".yaml"; }
 
 CtestScript ScenarioCtestScript(const config::SetManifest& manifest, const std::string& manifest_path,
                                 const std::vector<std::string>& tests, const CtestRegistration& where) {

@@ -45,8 +45,12 @@ CtestScript ScenarioCtestScript(const config::SetManifest& manifest, const std::
 // 1 an error (bad manifest, cannot write, or `tests` is not empty and none is registered), 2 no set.
 int WriteManifestCtestRegistration(const Flags& flags, const std::vector<std::string>& tests);
 
-// "<source dir>/manifests/sets/<set>.yaml", the default manifest of a set.
+// "<manifests dir>/<set>.yaml", the manifest a suite binary reads without --aftershock_manifest.
 std::string DefaultManifestPath(const std::string& set);
+// Where DefaultManifestPath looks: aftershock's own manifests/sets unless the suite names its own.
+// aftershock_add_suite(... MANIFESTS <dir>) generates this call into the suite binary (at static
+// initialisation, before main), so a suite run from an IDE reads the user's manifests.
+void SetDefaultManifestsDir(std::string dir);
 
 }  // namespace aftershock::gtest_integration
 

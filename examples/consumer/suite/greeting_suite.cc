@@ -1,0 +1,48 @@
+// The consumer's scenario set "greeting" (manifests/greeting.yaml): its own service, its own target,
+// aftershock's fixture. `ctest -L greeting` runs it; the binary run by hand skips every scenario
+// (they are DISABLED_) unless given --gtest_also_run_disabled_tests, and then reads the same manifest.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "fixtures/list_ctest.h"
+#include "fixtures/resilience_scenario.h"
+#include "service/greeting_service.h"
+#include "suite/greeting_target.h"
+
+namespace consumer {
+namespace {
+
+using std::chrono::milliseconds;
+
+// This binary writes its own CTest registration (aftershock_add_suite).
+const bool kCtestWriterInstalled = (aftershock::fixtures::InstallScenarioCtestWriter(), true);
+
+milliseconds Ms(double seconds) { return milliseconds(static_cast<long long>(seconds * 1000 + 0.5)); }
+
+class GreetingSuite : public aftershock::fixtures::ResilienceScenario {
+ protected:
+  std::string DefaultSet() const override { return "greeting"; }
+
+  void SetUp() override {
+    aftershock::fixtures::ResilienceScenario::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    service_ = std::make_unique<GreetingService>();
+    target_ = std::make_unique<GreetingTarget>(service_->address(), std::min(config().max_in_flight, 512));
+  }
+
+  std::unique_ptr<GreetingService> service_;
+  std::unique_ptr<GreetingTarget> target_;
+};
+
+// Load, one maintenance window, recovery: every availability budget of the manifest must hold.
+TEST_F(GreetingSuite, DISABLED_MaintenanceWindow) {
+  const auto& p = config().params;
+  RunAndJudge(*target_, {MaintenanceWindow(*service_, Ms(p.GetDuration("maintenance_at_seconds")),
+                                           Ms(p.GetDuration("maintenance_seconds")))});
+}
+
+}  // namespace
+}  // namespace consumer
