@@ -1,4 +1,5 @@
-# aftershock_add_suite(<target> SETS <set>... [MANIFESTS <dir>] [CLUSTER] [ARTIFACTS_DIR <dir>])
+# aftershock_add_suite(<target> SETS <set>... [MANIFESTS <dir>] [CLUSTER] [ARTIFACTS_DIR <dir>]
+#                      [SETUP_COMMAND <cmd> <arg>...] [CLEANUP_COMMAND <cmd> <arg>...])
 #
 #   find_package(aftershock CONFIG REQUIRED)     # or add_subdirectory(aftershock)
 #   add_executable(my_suite my_suite.cc)
@@ -21,8 +22,12 @@
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
 #  - CLUSTER: every scenario requires the CTest fixture that brings the embedded local cluster up
 #    once per ctest run (or attaches to one a developer keeps up) and down at the end.
+#  - SETUP_COMMAND / CLEANUP_COMMAND: the user's own system, brought up once per ctest run before the
+#    first scenario of the suite and taken down after the last (a CTest fixture: tests
+#    <target>.system-setup and <target>.system-cleanup, which ctest adds to any selection holding one
+#    of the suite's scenarios). A per-scenario bring-up is ResilienceScenario::SetUpSystem instead.
 function(aftershock_add_suite target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "CLUSTER" "ARTIFACTS_DIR;MANIFESTS" "SETS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "CLUSTER" "ARTIFACTS_DIR;MANIFESTS" "SETS;SETUP_COMMAND;CLEANUP_COMMAND")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "aftershock_add_suite(${target}): unexpected arguments '${ARG_UNPARSED_ARGUMENTS}'")
   endif()
@@ -66,6 +71,22 @@ function(aftershock_add_suite target)
   endif()
   gtest_discover_tests(${target} TEST_PREFIX "${target}." DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
 
+  set(system_fixture "")
+  if(ARG_CLEANUP_COMMAND AND NOT ARG_SETUP_COMMAND)
+    message(FATAL_ERROR "aftershock_add_suite(${target}): CLEANUP_COMMAND without SETUP_COMMAND")
+  endif()
+  if(ARG_SETUP_COMMAND)
+    set(system_fixture "${target}_system")
+    add_test(NAME ${target}.system-setup COMMAND ${ARG_SETUP_COMMAND})
+    set_tests_properties(${target}.system-setup PROPERTIES FIXTURES_SETUP ${system_fixture} LABELS resilience
+                         TIMEOUT 600 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+    if(ARG_CLEANUP_COMMAND)
+      add_test(NAME ${target}.system-cleanup COMMAND ${ARG_CLEANUP_COMMAND})
+      set_tests_properties(${target}.system-cleanup PROPERTIES FIXTURES_CLEANUP ${system_fixture} LABELS resilience
+                           TIMEOUT 600 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+    endif()
+  endif()
+
   foreach(set IN LISTS ARG_SETS)
     set(manifest "${ARG_MANIFESTS}/${set}.yaml")
     if(NOT EXISTS "${manifest}")
@@ -80,9 +101,17 @@ function(aftershock_add_suite target)
       COMMENT "Registering ${target} scenarios of set ${set}")
     add_custom_target(${target}_${set}_ctest ALL DEPENDS "${generated}")
     set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${set}.include.cmake")
-    set(requires "FIXTURES_REQUIRED aftershock_cluster ")
-    if(NOT ARG_CLUSTER)
-      set(requires "")
+    set(fixtures "")
+    if(ARG_CLUSTER)
+      list(APPEND fixtures aftershock_cluster)
+    endif()
+    if(system_fixture)
+      list(APPEND fixtures ${system_fixture})
+    endif()
+    set(requires "")
+    if(fixtures)
+      list(JOIN fixtures ";" fixtures_text)
+      set(requires "FIXTURES_REQUIRED \"${fixtures_text}\" ")
     endif()
     set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n  endif()\n")
     file(WRITE "${include_file}"

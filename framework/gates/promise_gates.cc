@@ -187,7 +187,10 @@ GateResult ReverseLookup(const GateInputs& in) {
     if (x.property != Violation::Property::kP3ReverseLookup) continue;
     if (named++ == kMaxNamedViolations) break;
     r.message += (named == 1 ? " " : ", ") + std::string("'") + x.key + "' -> '" + x.value + "' ";
-    r.message += x.kind == Violation::Kind::kNotFound ? "NotFound" : "wrong key (read back '" + x.observed + "')";
+    const bool read_back = x.promise_kind == ledger::PromiseKind::kWritten;  // key -> value: the value is read
+    r.message += x.kind == Violation::Kind::kNotFound ? std::string("NotFound")
+                 : read_back ? "wrong value (read back '" + x.observed + "')"
+                             : "wrong key (read back '" + x.observed + "')";
   }
   if (v.p3_violations > kMaxNamedViolations) {
     r.message += ", and " + std::to_string(v.p3_violations - kMaxNamedViolations) + " more";

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 #include <stdexcept>
 
 namespace consumer {
@@ -36,7 +37,7 @@ std::string Response(int status, const std::string& body) {
 
 }  // namespace
 
-GreetingService::GreetingService() {
+GreetingService::GreetingService(std::string greeting) : greeting_(std::move(greeting)) {
   listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0) throw std::runtime_error(std::string("GreetingService: socket: ") + std::strerror(errno));
   const int one = 1;
@@ -99,7 +100,7 @@ void GreetingService::Serve(int fd) {
       } else if (maintenance_.load()) {
         response = Response(503, "maintenance\n");
       } else {
-        response = Response(200, "hello\n");
+        response = Response(200, greeting_ + "\n");
       }
       served_.fetch_add(1);
       if (!SendAll(fd, response)) break;

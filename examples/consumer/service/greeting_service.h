@@ -1,6 +1,6 @@
 // GreetingService: the consumer example's own system under test, a tiny HTTP/1.1 service on loopback.
 //
-// It stands for "your service": GET /greeting answers 200 "hello"; while in maintenance every request
+// It stands for "your service": GET /greeting answers 200 and its greeting ("hello" by default); while in maintenance every request
 // answers 503. It runs in the scenario's process (one thread per connection, keep-alive), so the
 // example needs no cluster and no binary of aftershock's own. Plain POSIX sockets on purpose: the
 // example shows aftershock driving something it knows nothing about.
@@ -22,8 +22,8 @@ namespace consumer {
 
 class GreetingService {
  public:
-  // Throws std::runtime_error when it cannot listen.
-  GreetingService();
+  // Answers `greeting` (plus a newline). Throws std::runtime_error when it cannot listen.
+  explicit GreetingService(std::string greeting = "hello");
   ~GreetingService();
   GreetingService(const GreetingService&) = delete;
   GreetingService& operator=(const GreetingService&) = delete;
@@ -37,6 +37,7 @@ class GreetingService {
   void AcceptLoop();
   void Serve(int fd);
 
+  std::string greeting_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 
-#include "fixtures/list_ctest.h"
 #include "fixtures/resilience_scenario.h"
 #include "service/greeting_service.h"
 #include "suite/greeting_target.h"
@@ -17,20 +17,22 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// This binary writes its own CTest registration (aftershock_add_suite).
-const bool kCtestWriterInstalled = (aftershock::fixtures::InstallScenarioCtestWriter(), true);
-
 milliseconds Ms(double seconds) { return milliseconds(static_cast<long long>(seconds * 1000 + 0.5)); }
 
 class GreetingSuite : public aftershock::fixtures::ResilienceScenario {
  protected:
   std::string DefaultSet() const override { return "greeting"; }
 
-  void SetUp() override {
-    aftershock::fixtures::ResilienceScenario::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    service_ = std::make_unique<GreetingService>();
-    target_ = std::make_unique<GreetingTarget>(service_->address(), std::min(config().max_in_flight, 512));
+  // The system's own bring-up, once per scenario, with the manifest's env: (GREETING_TEXT).
+  void SetUpSystem(const aftershock::config::ScenarioConfig& config) override {
+    const auto text = config.env.find("GREETING_TEXT");
+    if (text == config.env.end()) throw std::runtime_error(config.source + ": env: has no GREETING_TEXT");
+    service_ = std::make_unique<GreetingService>(text->second);
+    target_ = std::make_unique<GreetingTarget>(service_->address(), std::min(config.max_in_flight, 512));
+  }
+  void TearDownSystem() override {
+    target_.reset();
+    service_.reset();
   }
 
   std::unique_ptr<GreetingService> service_;

@@ -3,7 +3,7 @@
 //
 // A target makes the workload that drives the service and says what it promises. The greeting
 // service stores nothing, so it makes no promises: the scenario judges availability (P1) and the
-// guards; the promise gates report "not applicable". A service that stores data returns a verifier
+// guards; the promise gates report "N/A". A service that stores data returns a verifier
 // instead (docs/writing-a-scenario.md).
 //
 //   consumer::GreetingService service;
@@ -16,13 +16,13 @@
 #include <memory>
 #include <string>
 
-#include "fixtures/scenario_target.h"
+#include "framework/scenario/scenario_target.h"
 #include "framework/chaos/chaos_scheduler.h"
 #include "service/greeting_service.h"
 
 namespace consumer {
 
-class GreetingTarget : public aftershock::fixtures::ScenarioTarget {
+class GreetingTarget : public aftershock::scenario::ScenarioTarget {
  public:
   GreetingTarget(std::string address, int max_connections) : address_(std::move(address)), max_connections_(max_connections) {}
 
