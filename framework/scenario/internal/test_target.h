@@ -20,6 +20,8 @@ class InstantWorkload : public load::Workload {
  public:
   std::unique_ptr<load::CallState> NewCall(std::uint64_t) override { return std::make_unique<load::CallState>(); }
   void Issue(load::CallState&, const load::Attempt&, load::AttemptDone done) override { done(kCodeOk); }
+  // Never fails, so nothing is ever retried; declared, as the default policy requires (load/workload.h).
+  load::Idempotency CallIdempotency() const override { return load::Idempotency::kIdempotent; }
 };
 
 class InProcessTarget : public ScenarioTarget {
