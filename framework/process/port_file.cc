@@ -1,9 +1,27 @@
 #include "framework/process/port_file.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
 namespace aftershock::process {
+
+bool WritePortFile(const std::string& path, int port) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << port << "\n";
+    out.flush();
+    if (!out) return false;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
 
 std::optional<int> ReadPortFile(const std::string& path) {
   std::ifstream in(path);

@@ -15,6 +15,10 @@
 
 namespace aftershock::process {
 
+// The server side: writes `port` to `path` through a temporary file and rename, so a reader never
+// sees half a file. False when either step fails (the temporary file is removed).
+bool WritePortFile(const std::string& path, int port);
+
 // The port in `path` (1..65535); nullopt when the file is absent or holds no port yet.
 std::optional<int> ReadPortFile(const std::string& path);
 
