@@ -13,6 +13,7 @@ MetricSampler::MetricSampler(MetricSamplerOptions options, RunClock clock)
   if (options_.period.count() < 1) throw std::invalid_argument("MetricSampler: period must be >= 1 ms");
   if (options_.timeout.count() < 1) throw std::invalid_argument("MetricSampler: timeout must be >= 1 ms");
   if (options_.max_samples < 1) throw std::invalid_argument("MetricSampler: max_samples must be >= 1");
+  if (options_.max_duration.count() < 1) throw std::invalid_argument("MetricSampler: max_duration must be >= 1 ms");
   if (options_.selectors.empty()) throw std::invalid_argument("MetricSampler: no selectors (nothing to sample)");
   if (options_.path.empty() || options_.path.front() != '/') {
     throw std::invalid_argument("MetricSampler: path '" + options_.path + "' must start with '/'");
@@ -44,10 +45,15 @@ void MetricSampler::Stop() {
 
 void MetricSampler::Loop() {
   auto next = Clock::now();
+  const auto expiry = next + options_.max_duration;
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (wake_.wait_until(lock, next, [this] { return stopping_; })) return;
+      if (Clock::now() >= expiry) {
+        stats_.expired = true;
+        return;
+      }
     }
     PollOnce();
     next += options_.period;

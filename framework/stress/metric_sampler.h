@@ -6,7 +6,7 @@
 // breakpoint report (StepSignal). Every poll is one HttpFetch (loopback unless allowed) with its own
 // timeout; a failed poll or a selector missing from a scrape adds no sample and is counted. The
 // thread starts in the constructor and stops (joined) in Stop() or the destructor (RAII): a run
-// cannot leave it behind.
+// cannot leave it behind; polling also ends by itself after max_duration.
 //
 //   MetricSampler sampler({.target = gateway.address(), .period = std::chrono::milliseconds(100),
 //                          .selectors = {"gateway_pool_in_use", "gateway_pool_size"}}, clock);
@@ -49,6 +49,8 @@ struct MetricSamplerOptions {
   std::chrono::milliseconds timeout{1000};  // of one poll; >= 1 ms
   std::vector<std::string> selectors{};     // ParseMetricSelector syntax; at least one
   std::size_t max_samples = 36000;          // per selector; >= 1
+  // Polling ends by itself this long after the start (a sampler left running is still bounded).
+  std::chrono::milliseconds max_duration = std::chrono::hours(6);
   bool allow_non_loopback = false;
 };
 
@@ -58,6 +60,7 @@ struct MetricSamplerStats {
   std::uint64_t parse_errors = 0;   // malformed lines, summed over polls
   std::uint64_t missing = 0;        // (poll, selector) pairs where the scrape had no matching sample
   std::uint64_t dropped_samples = 0;
+  bool expired = false;             // polling ended at max_duration, before Stop()
   std::string last_error{};         // of the last failed poll or malformed line; empty when none
 };
 

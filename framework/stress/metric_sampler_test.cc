@@ -90,6 +90,20 @@ TEST(MetricSamplerTest, TheSeriesIsBoundedAndDropsTheOldest) {
   EXPECT_EQ(sampler.stats().dropped_samples, sampler.stats().polls - 2);
 }
 
+TEST(MetricSamplerTest, PollingEndsByItselfAtMaxDuration) {
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.body = "up 1\n"}; });
+  MetricSampler sampler({.target = server.address(), .period = milliseconds(10), .selectors = {"up"},
+                         .max_duration = milliseconds(50)},
+                        RunClock::StartNow());
+  for (int i = 0; i < 100 && !sampler.stats().expired; ++i) std::this_thread::sleep_for(milliseconds(10));
+  const MetricSamplerStats stats = sampler.stats();
+  EXPECT_TRUE(stats.expired);
+  EXPECT_GE(stats.polls, 1u);
+  EXPECT_LE(stats.polls, 6u);
+  std::this_thread::sleep_for(milliseconds(30));
+  EXPECT_EQ(sampler.stats().polls, stats.polls);
+}
+
 TEST(MetricSamplerTest, BadOptionsAreErrorsNamingTheOption) {
   const RunClock clock = RunClock::StartNow();
   auto message = [&](MetricSamplerOptions o) -> std::string {
