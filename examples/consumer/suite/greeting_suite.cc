@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 
 #include "fixtures/resilience_scenario.h"
 #include "service/greeting_service.h"
 #include "suite/greeting_target.h"
+#include "suite/notes_target.h"
 
 namespace consumer {
 namespace {
@@ -31,12 +33,14 @@ class GreetingSuite : public aftershock::fixtures::ResilienceScenario {
     target_ = std::make_unique<GreetingTarget>(service_->address(), std::min(config.max_in_flight, 512));
   }
   void TearDownSystem() override {
+    notes_.reset();
     target_.reset();
     service_.reset();
   }
 
   std::unique_ptr<GreetingService> service_;
   std::unique_ptr<GreetingTarget> target_;
+  std::unique_ptr<NotesTarget> notes_;
 };
 
 // Load, one maintenance window, recovery: every availability budget of the manifest must hold.
@@ -44,6 +48,20 @@ TEST_F(GreetingSuite, DISABLED_MaintenanceWindow) {
   const auto& p = config().params;
   RunAndJudge(*target_, {MaintenanceWindow(*service_, Ms(p.GetDuration("maintenance_at_seconds")),
                                            Ms(p.GetDuration("maintenance_seconds")))});
+}
+
+// The team's own synchronous client (client/notes_client.h) through aftershock's BlockingWorkload:
+// every acknowledged note must read back (P3); nothing is re-issued (P2 N/A).
+TEST_F(GreetingSuite, DISABLED_NotesReadBack) {
+  notes_ = std::make_unique<NotesTarget>(service_->address(), NotesTargetOptions{});
+  RunAndJudge(*notes_, {});
+}
+
+// Verdict: the service acknowledges every Nth note and loses it; the read-back must turn P3 red.
+TEST_F(GreetingSuite, DISABLED_NotesLostWriteIsCaught) {
+  service_->SetLoseEvery(static_cast<std::uint64_t>(config().params.GetDouble("lose_every")));
+  notes_ = std::make_unique<NotesTarget>(service_->address(), NotesTargetOptions{});
+  RunAndJudge(*notes_, {}, {"p3-reverse-lookup"});
 }
 
 }  // namespace
