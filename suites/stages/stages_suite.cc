@@ -14,12 +14,9 @@
 // stage; the gate says N/A); the alert resolving is the recovery this suite judges. The overload
 // stage's success ratio is reported (stage report), not gated.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,6 +35,7 @@
 #include "framework/gtest/flags.h"
 #include "framework/gtest/interrupt.h"
 #include "framework/load/http_workload.h"
+#include "framework/process/fd_limit.h"
 
 namespace aftershock::suites {
 namespace {
@@ -46,32 +44,6 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 milliseconds Ms(double s) { return milliseconds(static_cast<std::int64_t>(s * 1000 + 0.5)); }
-
-// File descriptors beyond the HTTP pool: the work service's own sockets, the webhook sinks, the
-// Prometheus client, logs.
-constexpr rlim_t kFdHeadroom = 1024;
-
-// The HTTP pool opens up to max_in_flight connections (and the work service, a child, accepts as
-// many): raises the soft RLIMIT_NOFILE to the hard limit when it is short. Returns the error when
-// even the hard limit cannot hold them.
-std::optional<std::string> EnsureFileDescriptors(int max_in_flight) {
-  const rlim_t needed = static_cast<rlim_t>(max_in_flight) + kFdHeadroom;
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return std::string("getrlimit(RLIMIT_NOFILE): ") + std::strerror(errno);
-  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= needed) return std::nullopt;
-  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed) {
-    return "max_in_flight " + std::to_string(max_in_flight) + " needs " + std::to_string(needed) +
-           " file descriptors (one connection per call in flight, plus " + std::to_string(kFdHeadroom) +
-           "), but the hard RLIMIT_NOFILE is " + std::to_string(limit.rlim_max) +
-           ": raise it (ulimit -Hn, or LimitNOFILE= for a service) or lower RESILIENCE_MAX_IN_FLIGHT";
-  }
-  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? needed : limit.rlim_max;
-  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    return "raising the soft RLIMIT_NOFILE to " + std::to_string(limit.rlim_cur) + " for max_in_flight " +
-           std::to_string(max_in_flight) + " failed: " + std::strerror(errno);
-  }
-  return std::nullopt;
-}
 
 // The work service as a scenario target: GET /work, success = 2xx, no retries (the seed's
 // one-pod, no-retry attacker), no promises to verify.
@@ -144,7 +116,7 @@ class StagesSuite : public fixtures::ResilienceScenario {
     // The pool holds one connection per call in flight: sized to the in-flight ceiling, so the
     // generator never waits for a connection the ceiling allows (before the work service starts:
     // it inherits the raised limit).
-    if (const auto error = EnsureFileDescriptors(config().max_in_flight)) FAIL() << config().source << ": " << *error;
+    if (const auto error = process::EnsureFileDescriptors(config().max_in_flight)) FAIL() << config().source << ": " << *error;
 
     work::WorkProcessOptions wo;
     // A deep queue: under overload the service queues and clients time out (no artificial 503s),
