@@ -11,6 +11,13 @@ std::string Seconds(double s) {
   return buf;
 }
 
+// A stop latency is usually well under a second: milliseconds matter.
+std::string Latency(double s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
 std::string JoinNotes(const std::vector<std::string>& notes) {
   std::string out;
   for (const std::string& n : notes) out += (out.empty() ? "" : "; ") + n;
@@ -29,7 +36,7 @@ std::string DescribeAbort(const AbortRecord& a) {
   } else if (a.last_request_seconds <= a.breach_seconds) {
     text += "no request was sent after the breach (the last at t=" + Seconds(a.last_request_seconds) + " s)";
   } else {
-    text += "load stopped " + Seconds(a.stop_latency_seconds) + " s after the breach (last request sent at t=" +
+    text += "load stopped " + Latency(a.stop_latency_seconds) + " s after the breach (last request sent at t=" +
             Seconds(a.last_request_seconds) + " s)";
   }
   return text;
@@ -55,7 +62,7 @@ std::vector<gates::GateResult> AbortGates(const std::optional<AbortRecord>& abor
                                  {"abort_stop_latency_seconds", abort->stop_latency_seconds}}});
   const bool within = abort->stop_latency_seconds <= max_stop_latency_seconds;
   results.push_back({.name = kAbortStopLatencyGate, .passed = within,
-                     .message = "load stopped " + Seconds(abort->stop_latency_seconds) +
+                     .message = "load stopped " + Latency(abort->stop_latency_seconds) +
                                 " s after the breach (from the breach to the last request sent; budget " +
                                 Seconds(max_stop_latency_seconds) + " s)" +
                                 (within ? "" : ": requests went on after the stop condition breached"),

@@ -8,7 +8,7 @@
 //                        actually sent, at most max_stop_latency_seconds. N/A without an abort.
 //
 //   std::vector<gates::GateResult> g = AbortGates(outcome.abort, outcome.abort_notes, 5);
-//   // "FAIL run-not-aborted: aborted at t=12.30 s by stop condition 'resets': ...; load stopped 0.04 s
+//   // "FAIL run-not-aborted: aborted at t=12.30 s by stop condition 'resets': ...; load stopped 0.040 s
 //   //  after the breach (last request sent at t=12.34 s)"
 #ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_ABORT_GATES_H_
 #define AFTERSHOCK_FRAMEWORK_SCENARIO_ABORT_GATES_H_
@@ -30,7 +30,7 @@ std::vector<gates::GateResult> AbortGates(const std::optional<AbortRecord>& abor
                                           double max_stop_latency_seconds);
 
 // One line for logs and the gate: "aborted at t=12.30 s by stop condition 'resets': <reason>; load
-// stopped 0.04 s after the breach (last request sent at t=12.34 s)".
+// stopped 0.040 s after the breach (last request sent at t=12.34 s)".
 std::string DescribeAbort(const AbortRecord& abort);
 
 }  // namespace aftershock::scenario

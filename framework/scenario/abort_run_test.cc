@@ -127,14 +127,14 @@ TEST(AbortGates, RedWhenLoadWentOnPastTheBudgetGreenWithin) {
   ASSERT_EQ(g.size(), 2u);
   EXPECT_FALSE(g[0].passed);
   EXPECT_FALSE(g[1].passed);
-  EXPECT_THAT(g[1].message, HasSubstr("6.50 s after the breach"));
+  EXPECT_THAT(g[1].message, HasSubstr("6.500 s after the breach"));
   AbortRecord quick = slow;
   quick.last_request_seconds = 10.2;
   quick.stop_latency_seconds = 0.2;
   g = AbortGates(quick, {}, 5);
   EXPECT_FALSE(g[0].passed);  // an aborted run is red whatever its latency
   EXPECT_TRUE(g[1].passed) << g[1].message;
-  EXPECT_THAT(g[0].message, HasSubstr("load stopped 0.20 s after the breach (last request sent at t=10.20 s)"));
+  EXPECT_THAT(g[0].message, HasSubstr("load stopped 0.200 s after the breach (last request sent at t=10.20 s)"));
 }
 
 TEST(AbortGates, TheOperatorHaltIsNamedAsSuch) {
