@@ -95,8 +95,18 @@ std::vector<ConditionStatus> AbortEnvelope::statuses() const {
 std::vector<std::string> AbortEnvelope::Notes() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> notes;
-  notes.push_back(std::to_string(conditions_.size()) + " stop condition" + (conditions_.size() == 1 ? "" : "s") +
-                  " read every " + std::to_string(options_.interval.count()) + " ms");
+  std::size_t stops = 0;
+  bool halt = false;
+  for (const StopCondition& c : conditions_) {
+    if (c.name == "operator-halt") {
+      halt = true;
+    } else {
+      ++stops;
+    }
+  }
+  std::string watched = stops == 0 ? "" : std::to_string(stops) + " stop condition" + (stops == 1 ? "" : "s");
+  if (halt) watched += watched.empty() ? "the operator halt" : " and the operator halt";
+  notes.push_back(watched + " read every " + std::to_string(options_.interval.count()) + " ms");
   for (const ConditionStatus& s : statuses_) {
     if (s.failures == 0) continue;
     notes.push_back("stop condition '" + s.name + "' could not be read " + std::to_string(s.failures) + " of " +

@@ -41,7 +41,8 @@ class AbortEnvelope : public scenario::AbortMonitor {
 
   bool Breached() const override { return breached_.load(std::memory_order_acquire); }
   std::optional<scenario::AbortRequest> FirstBreach() const override;
-  // "<n> stop conditions read every <interval>", then one line per condition that failed readings.
+  // "<n> stop conditions [and the operator halt] read every <interval> ms", then one line per
+  // condition that failed readings.
   std::vector<std::string> Notes() const override;
 
   std::optional<Breach> first_breach() const;
