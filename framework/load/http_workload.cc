@@ -144,6 +144,13 @@ class HttpWorkload::Pool {
     Run(std::move(ex), std::move(conn));
   }
 
+  // When the last request went onto a connection (Workload::LastSent); 0 ticks: none yet.
+  std::optional<Clock::time_point> LastWrite() const {
+    const Clock::rep ticks = last_write_.load(std::memory_order_relaxed);
+    if (ticks == 0) return std::nullopt;
+    return Clock::time_point(Clock::duration(ticks));
+  }
+
   HttpWorkloadStats stats() const {
     HttpWorkloadStats s;
     s.requests_sent = sent_.load();
@@ -176,13 +183,6 @@ class HttpWorkload::Pool {
         Write(std::move(ex), std::move(conn));
       });
     });
-  }
-
-  // When the last request went onto a connection (Workload::LastSent); 0 ticks: none yet.
-  std::optional<Clock::time_point> LastWrite() const {
-    const Clock::rep ticks = last_write_.load(std::memory_order_relaxed);
-    if (ticks == 0) return std::nullopt;
-    return Clock::time_point(Clock::duration(ticks));
   }
 
   void Write(std::shared_ptr<Exchange> ex, std::shared_ptr<Connection> conn) {
