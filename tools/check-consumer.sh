@@ -30,7 +30,7 @@ cmake --install build --prefix "$prefix" >/dev/null
 step "cmake --install build --prefix build/install"
 
 cmake -S examples/consumer -B build/consumer -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build build/consumer -j "$jobs"
 step "configure + build examples/consumer against the prefix"
 # Everything the consumer registered: its unit-labelled checks and its scenario set.
@@ -41,7 +41,7 @@ step "ctest examples/consumer (set greeting)"
 if [[ $subproject != none ]]; then
   rm -rf "$root/build/consumer-subproject"
   cmake -S examples/consumer -B build/consumer-subproject -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DAFTERSHOCK_SOURCE_DIR="$root" >/dev/null
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DAFTERSHOCK_SOURCE_DIR="$root" >/dev/null
   step "configure examples/consumer with aftershock as a subproject"
 fi
 if [[ $subproject == build ]]; then

@@ -23,7 +23,25 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 
+char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 }  // namespace
+
+bool HttpFieldNameEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
+  }
+  return true;
+}
+
+const std::string* FindHttpHeader(std::span<const std::pair<std::string, std::string>> headers,
+                                  std::string_view name) {
+  for (const auto& [field, value] : headers) {
+    if (HttpFieldNameEquals(field, name)) return &value;
+  }
+  return nullptr;
+}
 
 HttpHostPort ParseHttpHostPort(const std::string& host_port, bool allow_non_loopback) {
   const auto colon = host_port.rfind(':');
@@ -83,6 +101,7 @@ HttpReply HttpFetch(const std::string& host_port, const HttpRequest& request, st
       http::async_read(stream, buffer, res, [&](beast::error_code ec, std::size_t) {
         if (ec) return fail("read", ec);
         reply.status = static_cast<int>(res.result_int());
+        for (const auto& field : res) reply.headers.emplace_back(field.name_string(), field.value());
         reply.body = std::move(res.body());
       });
     });

@@ -7,6 +7,7 @@
 //   HttpReply r = HttpFetch("127.0.0.1:8080", {.method = "POST", .target = "/admin/failure-rate", .body = "0.5"},
 //                           std::chrono::seconds(2));
 //   if (r.status != 200) FAIL() << r.error;
+//   const std::string* retry_after = FindHttpHeader(r.headers, "retry-after");  // case-insensitive
 //   std::string why;
 //   if (!WaitForHealthy("127.0.0.1:8080", "/healthz", std::chrono::seconds(60), &why)) FAIL() << why;
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_HTTP_CLIENT_H_
@@ -14,7 +15,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,15 +25,26 @@
 
 namespace aftershock::load {
 
+// Header fields as (name, value) pairs, in the order sent or received; a name may repeat.
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
+// The value of the first field named `name` (ASCII case-insensitive, as HTTP field names are), or
+// nullptr when there is none.
+const std::string* FindHttpHeader(std::span<const std::pair<std::string, std::string>> headers,
+                                  std::string_view name);
+// ASCII case-insensitive equality (HTTP field names).
+bool HttpFieldNameEquals(std::string_view a, std::string_view b);
+
 struct HttpRequest {
   std::string method = "GET";
   std::string target = "/";  // path and query, e.g. "/work?x=1"
-  std::vector<std::pair<std::string, std::string>> headers{};
+  HttpHeaders headers{};
   std::string body{};
 };
 
 struct HttpReply {
   int status = 0;     // 0: no response arrived (see error)
+  HttpHeaders headers{};  // every response header field, as received (empty with no response)
   std::string body{};
   std::string error{};  // why there is no response; empty when status != 0
   bool sent = false;       // no response: the request had (maybe partly) been written (write/read failed)

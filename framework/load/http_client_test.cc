@@ -44,6 +44,21 @@ TEST(HttpClientTest, FetchReturnsStatusAndBody) {
   EXPECT_EQ(reply.error, "");
 }
 
+TEST(HttpClientTest, FetchKeepsTheResponseHeadersFoundCaseInsensitively) {
+  HttpTestServer server([](const HttpRequest&) {
+    return TestReply{.status = 429, .body = "shed", .headers = {{"Retry-After", "5"}, {"X-Why", "overload"}}};
+  });
+  HttpReply reply = HttpFetch(server.address(), {.target = "/x"}, milliseconds(2000));
+  EXPECT_EQ(reply.status, 429);
+  const std::string* retry_after = FindHttpHeader(reply.headers, "retry-after");
+  ASSERT_NE(retry_after, nullptr);
+  EXPECT_EQ(*retry_after, "5");
+  ASSERT_NE(FindHttpHeader(reply.headers, "X-WHY"), nullptr);
+  EXPECT_EQ(*FindHttpHeader(reply.headers, "X-WHY"), "overload");
+  EXPECT_EQ(FindHttpHeader(reply.headers, "Retry-After-Not"), nullptr);
+  EXPECT_EQ(FindHttpHeader(reply.headers, "Retry-Afte"), nullptr);
+}
+
 TEST(HttpClientTest, FetchTimesOut) {
   HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(3000)}; });
   const auto start = std::chrono::steady_clock::now();

@@ -40,6 +40,7 @@ class Session : public std::enable_shared_from_this<Session> {
       self->response_.version(11);
       self->response_.result(static_cast<unsigned>(reply.status));
       self->response_.set(http::field::content_type, "text/plain");
+      for (const auto& [name, value] : reply.headers) self->response_.set(name, value);
       self->response_.body() = reply.body;
       self->response_.keep_alive(!reply.close && self->request_.keep_alive());
       self->response_.prepare_payload();

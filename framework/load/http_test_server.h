@@ -1,8 +1,8 @@
 // HttpTestServer: a tiny scripted HTTP/1.1 server on 127.0.0.1 for the HTTP load tests (test-only).
 //
-// Every request goes to the handler (on the server's thread), whose reply may be delayed with a
-// timer; connections are kept alive unless the reply says close. Counts accepted connections and
-// requests, so tests can see keep-alive reuse from the server's side.
+// Every request goes to the handler (on the server's thread), whose reply (status, body, extra
+// headers) may be delayed with a timer; connections are kept alive unless the reply says close.
+// Counts accepted connections and requests, so tests can see keep-alive reuse from the server's side.
 //
 //   HttpTestServer server([](const HttpRequest& r) { return TestReply{.status = 503, .body = "busy"}; });
 //   HttpWorkload workload({.target = server.address(), .path = "/x"});
@@ -13,6 +13,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "framework/load/http_client.h"
 
@@ -21,6 +23,7 @@ namespace aftershock::load {
 struct TestReply {
   int status = 200;
   std::string body = "ok";
+  std::vector<std::pair<std::string, std::string>> headers{};  // extra response headers
   std::chrono::milliseconds delay{0};
   bool close = false;           // "Connection: close", then close
   bool close_silently = false;  // claims keep-alive, then closes anyway (a stale pooled connection)

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -55,6 +56,8 @@ struct HttpCallState : CallState {
   BeastRequest wire;
   int status = 0;
   std::string body;
+  HttpHeaders headers;  // the kept fields of the last response
+  std::optional<Clock::time_point> sent_at;
 };
 
 struct Connection {
@@ -64,12 +67,21 @@ struct Connection {
   bool connected = false;
 };
 
-// One attempt on the wire. `finish` is called exactly once: with the status and body, or with
-// status 0 and the failure code.
+// What an attempt ended with: a response (status != 0) or a failure code.
+struct ExchangeEnd {
+  int status = 0;
+  std::string body{};
+  HttpHeaders headers{};  // the kept fields only
+  CallCode failure = kCodeOk;
+};
+
+// One attempt on the wire. `finish` is called exactly once: with the status, body and kept headers,
+// or with status 0 and the failure code. `sent_at` is set when the request has been written.
 struct Exchange {
   const BeastRequest* request = nullptr;  // lives in the call state, which outlives the attempt
   Clock::time_point deadline;
-  std::function<void(int status, std::string body, CallCode failure)> finish;
+  std::function<void(ExchangeEnd end, std::optional<Clock::time_point> sent_at)> finish;
+  std::optional<Clock::time_point> sent_at;
   http::response<http::string_body> response;
   bool reused = false;
   bool resent = false;
@@ -83,8 +95,10 @@ struct Exchange {
 
 class HttpWorkload::Pool {
  public:
-  Pool(const HttpHostPort& target, int max_connections, int io_threads)
-      : max_connections_(max_connections), work_(net::make_work_guard(ioc_)) {
+  Pool(const HttpHostPort& target, int max_connections, int io_threads, std::vector<std::string> keep_headers)
+      : max_connections_(max_connections),
+        keep_headers_(std::move(keep_headers)),
+        work_(net::make_work_guard(ioc_)) {
     tcp::resolver resolver(ioc_);
     beast::error_code ec;
     auto results = resolver.resolve(target.host, std::to_string(target.port), ec);
@@ -135,7 +149,7 @@ class HttpWorkload::Pool {
             }
           }
           // Never sent: the generator's own pool was full for the whole deadline, not the service.
-          ex->finish(0, {}, kCodeGeneratorPoolTimeout);
+          ex->finish({.failure = kCodeGeneratorPoolTimeout}, std::nullopt);
         });
         pending_.push_back(std::move(ex));
         return;
@@ -192,6 +206,7 @@ class HttpWorkload::Pool {
     }
     http::async_write(conn->stream, *ex->request, [this, ex, conn](beast::error_code ec, std::size_t) mutable {
       if (ec) return Fail(std::move(ex), std::move(conn), ec, true);
+      ex->sent_at = Clock::now();
       Read(std::move(ex), std::move(conn));
     });
   }
@@ -202,15 +217,16 @@ class HttpWorkload::Pool {
                      [this, ex, conn](beast::error_code ec, std::size_t) mutable {
                        if (ec) return Fail(std::move(ex), std::move(conn), ec, ec == http::error::end_of_stream);
                        const bool keep_alive = ex->response.keep_alive();
-                       const int status = static_cast<int>(ex->response.result_int());
-                       std::string body = std::move(ex->response.body());
+                       ExchangeEnd end{.status = static_cast<int>(ex->response.result_int()),
+                                       .body = std::move(ex->response.body())};
+                       KeepHeaders(ex->response, end.headers);
                        conn->stream.expires_never();
                        if (keep_alive) {
                          Release(std::move(conn));
                        } else {
                          Discard(std::move(conn), false);
                        }
-                       ex->finish(status, std::move(body), kCodeOk);
+                       ex->finish(std::move(end), ex->sent_at);
                      });
   }
 
@@ -224,15 +240,31 @@ class HttpWorkload::Pool {
     Discard(std::move(conn), true);
     if (stale) {
       ex->resent = true;
+      ex->sent_at.reset();
       resends_.fetch_add(1, std::memory_order_relaxed);
       return Submit(std::move(ex), /*fresh_only=*/true);
     }
     if (timed_out && ex->waited) {
       // Sent late because the generator's own pool was full: the generator's deadline, not the service's.
       waited_then_timed_out_.fetch_add(1, std::memory_order_relaxed);
-      return ex->finish(0, {}, kCodeGeneratorPoolWaitDeadline);
+      return ex->finish({.failure = kCodeGeneratorPoolWaitDeadline}, ex->sent_at);
     }
-    ex->finish(0, {}, timed_out ? kCodeDeadlineExceeded : connect_failed ? kCodeNotSent : kCodeTransportError);
+    ex->finish({.failure = timed_out ? kCodeDeadlineExceeded : connect_failed ? kCodeNotSent : kCodeTransportError},
+               ex->sent_at);
+  }
+
+  // Copies the fields named in keep_headers_ (none when it is empty: the common case costs nothing).
+  void KeepHeaders(const http::response<http::string_body>& response, HttpHeaders& out) const {
+    if (keep_headers_.empty()) return;
+    for (const auto& field : response) {
+      const std::string_view name(field.name_string().data(), field.name_string().size());
+      for (const std::string& wanted : keep_headers_) {
+        if (HttpFieldNameEquals(name, wanted)) {
+          out.emplace_back(std::string(name), std::string(field.value().data(), field.value().size()));
+          break;
+        }
+      }
+    }
   }
 
   // Back to the pool, or straight to the oldest attempt waiting for a connection.
@@ -287,6 +319,7 @@ class HttpWorkload::Pool {
   // Declared first: destroyed last, after every socket and handler that refers to it.
   net::io_context ioc_;
   const int max_connections_;
+  const std::vector<std::string> keep_headers_;
   tcp::endpoint endpoint_;
   net::executor_work_guard<net::io_context::executor_type> work_;
   std::vector<std::thread> threads_;
@@ -311,7 +344,10 @@ HttpWorkload::HttpWorkload(HttpWorkloadOptions options) : options_(std::move(opt
     throw std::invalid_argument("HttpWorkload: io_threads must be in 1..64");
   }
   const HttpHostPort target = ParseHttpHostPort(options_.target, options_.allow_non_loopback);
-  pool_ = std::make_unique<Pool>(target, options_.max_connections, options_.io_threads);
+  for (const std::string& name : options_.keep_headers) {
+    if (name.empty()) throw std::invalid_argument("HttpWorkload: keep_headers has an empty name");
+  }
+  pool_ = std::make_unique<Pool>(target, options_.max_connections, options_.io_threads, options_.keep_headers);
 }
 
 HttpWorkload::~HttpWorkload() = default;
@@ -335,15 +371,19 @@ void HttpWorkload::Issue(CallState& call, const Attempt& attempt, AttemptDone do
   auto& state = static_cast<HttpCallState&>(call);
   state.status = 0;
   state.body.clear();
+  state.headers.clear();
+  state.sent_at.reset();
   auto ex = std::make_shared<Exchange>();
   ex->request = &state.wire;
   ex->deadline = attempt.deadline;
-  ex->finish = [this, &state, done](int status, std::string body, CallCode failure) {
-    CallCode code = failure;
-    if (status != 0) {
-      state.status = status;
-      state.body = std::move(body);
-      code = Classify(status, state.body);
+  ex->finish = [this, &state, done](ExchangeEnd end, std::optional<Clock::time_point> sent_at) {
+    CallCode code = end.failure;
+    state.sent_at = sent_at;
+    if (end.status != 0) {
+      state.status = end.status;
+      state.body = std::move(end.body);
+      state.headers = std::move(end.headers);
+      code = Classify(state.status, state.body);
     }
     done(code);  // last: the state may be gone after this
   };
@@ -353,7 +393,13 @@ void HttpWorkload::Issue(CallState& call, const Attempt& attempt, AttemptDone do
 void HttpWorkload::OnFinal(CallState& call, const FinalOutcome& outcome) {
   if (!options_.on_final) return;
   auto& state = static_cast<HttpCallState&>(call);
-  options_.on_final(HttpCallResult{state.sequence, &state.request, state.status, state.body}, outcome);
+  options_.on_final(HttpCallResult{.sequence = state.sequence,
+                                   .request = &state.request,
+                                   .status = state.status,
+                                   .body = state.body,
+                                   .headers = state.headers,
+                                   .sent_at = state.sent_at},
+                    outcome);
 }
 
 HttpWorkloadStats HttpWorkload::stats() const { return pool_->stats(); }

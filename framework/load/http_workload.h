@@ -20,6 +20,13 @@
 // Like Vegeta in the seed, nothing is retried by default. The one exception is transport hygiene, as
 // in Go's net/http: an idempotent request that finds a reused keep-alive connection already closed by
 // the server (nothing received) is sent once more on a fresh connection; see stats().stale_resends.
+//
+// For contracts on the response beyond its status (e.g. a shed response's Retry-After), name the
+// fields in keep_headers: on_final then sees their values, and when the request was written
+// (HttpCallResult::sent_at), e.g. for framework/stress's ResponseRecorder:
+//
+//   HttpWorkload workload({.target = gateway, .path = "/pay", .keep_headers = {"Retry-After"},
+//                          .on_final = [&](const HttpCallResult& c, const FinalOutcome& o) { recorder.Record(c, o); }});
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
 #define AFTERSHOCK_FRAMEWORK_LOAD_HTTP_WORKLOAD_H_
 
@@ -27,7 +34,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,12 +48,20 @@
 
 namespace aftershock::load {
 
-// What on_final sees of a call. `status` is 0 when no response arrived.
+// What on_final sees of a call (its last attempt). `status` is 0 when no response arrived. The views
+// are valid only during the on_final call.
 struct HttpCallResult {
   std::uint64_t sequence = 0;
   const HttpRequest* request = nullptr;
   int status = 0;
   std::string_view body{};
+  // The response's fields named in HttpWorkloadOptions::keep_headers (in the response's order and
+  // spelling; a repeated field appears once per occurrence); empty when none is kept or no response.
+  std::span<const std::pair<std::string, std::string>> headers{};
+  // When the last attempt's request had been written to the socket (the write completed), so a
+  // response's latency can be measured from the actual send as well as from the intended time.
+  // Empty when it was never written (refused, timed out waiting or connecting, write failed).
+  std::optional<Clock::time_point> sent_at{};
 };
 
 struct HttpWorkloadOptions {
@@ -60,6 +77,9 @@ struct HttpWorkloadOptions {
   // The keep-alive pool's size; at most this many requests are on the wire at once.
   int max_connections = 1024;
   int io_threads = 1;
+  // Response header fields handed to on_final in HttpCallResult::headers (names matched ASCII
+  // case-insensitively, e.g. {"Retry-After"}); the others are not copied. Empty: none.
+  std::vector<std::string> keep_headers{};
   // Default validation: a 2xx with an empty body is kCodeContractViolation when set.
   bool require_body = false;
   // Optional: replaces the default validation; returns the call's code for a response that arrived.

@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -152,6 +153,78 @@ TEST(HttpWorkloadTest, ConnectionRefusedIsNotSentAndNotIndeterminate) {
   EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeNotSent, 5}}));
   EXPECT_EQ(Indeterminate(r), 0u);  // never sent: certainly not applied
   EXPECT_EQ(workload.stats().connections_opened, 0u);
+}
+
+TEST(HttpWorkloadTest, OnFinalSeesTheKeptHeadersAndWhenTheRequestWasWritten) {
+  HttpTestServer server([](const HttpRequest& r) {
+    if (r.target == "/shed") {
+      return TestReply{.status = 429, .body = "ERR", .headers = {{"Retry-After", "5"}, {"X-Other", "x"}}};
+    }
+    return TestReply{.status = 200, .body = "fine", .delay = milliseconds(20)};
+  });
+  struct Seen {
+    int status = 0;
+    HttpHeaders headers;
+    bool sent = false;
+    bool sent_in_order = false;  // intended <= sent_at <= completed
+    milliseconds from_sent{0};
+  };
+  std::mutex mu;
+  std::map<std::uint64_t, Seen> seen;
+  HttpWorkload workload({.target = server.address(),
+                         .make_request = [](std::uint64_t n) { return HttpRequest{.target = n % 2 ? "/ok" : "/shed"}; },
+                         .keep_headers = {"retry-after"},
+                         .on_final = [&](const HttpCallResult& call, const FinalOutcome& outcome) {
+                           std::lock_guard<std::mutex> lock(mu);
+                           Seen& s = seen[call.sequence];
+                           s.status = call.status;
+                           s.headers.assign(call.headers.begin(), call.headers.end());
+                           s.sent = call.sent_at.has_value();
+                           if (s.sent) {
+                             s.sent_in_order = outcome.intended <= *call.sent_at && *call.sent_at <= outcome.completed;
+                             s.from_sent = std::chrono::duration_cast<milliseconds>(outcome.completed - *call.sent_at);
+                           }
+                         }});
+  RunResult r = RunConstant(workload, 20, 0.5, milliseconds(2000));
+  ASSERT_EQ(r.issued, 10u);
+  ASSERT_EQ(seen.size(), 10u);
+  for (const auto& [sequence, s] : seen) {
+    EXPECT_TRUE(s.sent) << "call " << sequence;
+    EXPECT_TRUE(s.sent_in_order) << "call " << sequence;
+    if (sequence % 2 == 0) {
+      EXPECT_EQ(s.status, 429);
+      // Only the kept field, in the server's spelling; Content-Type and X-Other are not copied.
+      EXPECT_EQ(s.headers, (HttpHeaders{{"Retry-After", "5"}})) << "call " << sequence;
+    } else {
+      EXPECT_EQ(s.status, 200);
+      EXPECT_TRUE(s.headers.empty()) << "call " << sequence;
+      EXPECT_GE(s.from_sent.count(), 19) << "the 20 ms the server took is measured from the send";
+    }
+  }
+}
+
+TEST(HttpWorkloadTest, NoHeadersAreKeptByDefaultAndARefusedCallWasNeverSent) {
+  {
+    HttpTestServer server([](const HttpRequest&) { return TestReply{.headers = {{"Retry-After", "5"}}}; });
+    std::atomic<int> with_headers{0};
+    HttpWorkload workload({.target = server.address(), .on_final = [&](const HttpCallResult& call, const FinalOutcome&) {
+                             if (!call.headers.empty()) ++with_headers;
+                           }});
+    RunResult r = RunConstant(workload, 10, 0.3, milliseconds(1000));
+    EXPECT_EQ(r.ok, 3u);
+    EXPECT_EQ(with_headers.load(), 0);
+  }
+  std::atomic<int> sent{0}, calls{0};
+  HttpWorkload refused({.target = "127.0.0.1:" + std::to_string(FreePort()),
+                        .keep_headers = {"Retry-After"},
+                        .on_final = [&](const HttpCallResult& call, const FinalOutcome&) {
+                          ++calls;
+                          if (call.sent_at) ++sent;
+                        }});
+  RunConstant(refused, 10, 0.3, milliseconds(1000));
+  EXPECT_EQ(calls.load(), 3);
+  EXPECT_EQ(sent.load(), 0);
+  EXPECT_THROW(HttpWorkload({.target = "127.0.0.1:1", .keep_headers = {""}}), std::invalid_argument);
 }
 
 TEST(HttpWorkloadTest, RequireBodyTurnsAnEmptySuccessIntoAContractViolation) {
