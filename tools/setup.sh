@@ -13,6 +13,8 @@ packages=(
   # the embedded cluster and the alert chain: real parts, as users run them
   postgresql-15 postgresql-client-15 patroni etcd-server etcd-client
   prometheus prometheus-alertmanager
+  # host signals for stop conditions (framework/safety/host_signals.h)
+  prometheus-node-exporter
   # peers for benchmarks
   nghttp2-client wrk
   procps iproute2

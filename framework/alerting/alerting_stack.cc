@@ -1,10 +1,5 @@
 #include "framework/alerting/alerting_stack.h"
-#include "framework/process/log_tail.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -16,8 +11,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "framework/net/http_exchange.h"
+#include "framework/alerting/local_server.h"
 #include "framework/alerting/prom_duration.h"
+#include "framework/net/http_exchange.h"
 
 #ifndef AFTERSHOCK_SOURCE_DIR
 #error "AFTERSHOCK_SOURCE_DIR must be defined (the repository root)"
@@ -30,7 +26,7 @@ namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 using Steady = std::chrono::steady_clock;
 
-constexpr const char* kHost = "127.0.0.1";
+constexpr const char* kHost = kLoopbackHost;
 constexpr auto kPollInterval = milliseconds(200);
 
 std::string ShippedManifest(const std::string& name) {
@@ -49,38 +45,6 @@ void WriteFile(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-// The last `count` lines of a log, for error messages.
-std::string LogTail(const fs::path& path, int count = 25) {
-  if (!fs::exists(path)) return "(no log at " + path.string() + ")";
-  std::istringstream tail(process::TailOfFile(path.string(), count));
-  std::string out, line;
-  while (std::getline(tail, line)) out += "  | " + line + "\n";
-  return out.empty() ? "  | (empty)\n" : out;
-}
-
-// A loopback port that is free now (the kernel's pick for port 0). The service binds it a moment
-// later; a lost race shows up as "address already in use" in the readiness error.
-int FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error("socket() failed while picking a port");
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = 0;
-  ::inet_pton(AF_INET, kHost, &address.sin_addr);
-  socklen_t length = sizeof(address);
-  const bool ok = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  ::close(fd);
-  if (!ok) throw std::runtime_error("cannot pick a free loopback port");
-  return ntohs(address.sin_port);
-}
-
-fs::path MakeTempDir() {
-  std::string pattern = (fs::temp_directory_path() / "aftershock-alerting-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-  return pattern;
 }
 
 std::string EventsAsJsonLines(const WebhookSink& sink) {
@@ -121,23 +85,7 @@ struct AlertingStack::State {
 
   // Polls GET /-/ready until 200, the deadline, or the process' exit.
   void WaitReady(process::ChildProcess& child, const char* name, int port) {
-    const auto deadline = Steady::now() + options.ready_timeout;
-    std::string last;
-    while (Steady::now() < deadline) {
-      if (const std::optional<int> code = child.TryWait()) {
-        throw std::runtime_error(std::string(name) + " (pid " + std::to_string(child.pid()) +
-                                 ") exited with code " + std::to_string(*code) +
-                                 " before it was ready; log tail:\n" + LogTail(LogPath(name)));
-      }
-      const net::HttpResult r = net::HttpExchange(
-          {.method = "GET", .host = kHost, .port = port, .target = "/-/ready"}, milliseconds(1000));
-      if (r.answered() && r.status == 200) return;
-      last = r.answered() ? "HTTP " + std::to_string(r.status) : r.error;
-      std::this_thread::sleep_for(kPollInterval);
-    }
-    throw std::runtime_error(std::string(name) + " on " + kHost + ":" + std::to_string(port) +
-                             " not ready within " + FormatPromDuration(options.ready_timeout) +
-                             " (last: " + last + "); log tail:\n" + LogTail(LogPath(name)));
+    WaitHttpReady(child, name, port, "/-/ready", LogPath(name), options.ready_timeout);
   }
 
   // Polls /api/v1/alertmanagers until Prometheus lists Alertmanager as active: before that, an
@@ -247,7 +195,7 @@ AlertingStack AlertingStack::Start(const AlertingStackOptions& options) {
   s.intervals = ChooseIntervals(shortest);
   CheckWindows(shortest, s.intervals);
 
-  s.work_dir = MakeTempDir();
+  s.work_dir = MakeTempDir("aftershock-alerting");
   s.test_sink = std::make_unique<WebhookSink>(WebhookSinkOptions{"test", "[LOAD-TEST] "});
   s.production_sink = std::make_unique<WebhookSink>(WebhookSinkOptions{"production", ""});
 

@@ -24,6 +24,24 @@
 
 namespace aftershock::config {
 
+// One stop condition of a scenario's safety watch (docs/safety.md, framework/safety): a PromQL
+// expression or a generator signal, compared with a threshold, breached when the comparison holds
+// for for_seconds on end. Validated for form by the manifest loader; which signals exist and whether
+// a Prometheus is there is checked by the fixture before the run.
+struct StopConditionSpec {
+  std::string name;             // [a-z0-9-]+, unique within the scenario
+  std::string promql;           // exactly one of promql and signal is set
+  std::string signal;           // a generator signal's name, e.g. "transport_error_ratio"
+  double window_seconds = 0;    // signals: the window of the load the signal looks back over (> 0)
+  std::string comparator;       // ">", ">=", "<" or "<="
+  double threshold = 0;
+  double for_seconds = 0;       // >= 0: how long the comparison must hold on end
+  // A reading that fails (a query error, no series) for longer than for_seconds breaches the
+  // condition ("cannot see ..."); false: it is only reported.
+  bool breach_on_failure = true;
+  std::string source;           // "file:line" of the condition
+};
+
 struct ScenarioConfig {
   std::string set;          // the set manifest's name, e.g. "pr"
   std::string name;         // [a-z0-9-]+, unique within the set
@@ -54,6 +72,9 @@ struct ScenarioConfig {
   // The manifest's `env:` for the system under test (the set's, with this scenario's overrides):
   // what a fixture hook passes to the processes it brings up. aftershock itself reads none of it.
   std::map<std::string, std::string> env;
+  // The safety watch (the set's `stop_conditions:`, with this scenario's added or replacing by name);
+  // empty: no stop condition.
+  std::vector<StopConditionSpec> stop_conditions;
   std::string source;  // "file:line" of the scenario entry
 
   // The highest rate any stage reaches (arrivals per second).

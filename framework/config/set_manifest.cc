@@ -13,6 +13,7 @@
 #include "framework/config/internal/knobs.h"
 #include "framework/config/internal/nearest_name.h"
 #include "framework/config/internal/profile.h"
+#include "framework/config/internal/stop_conditions.h"
 #include "framework/config/internal/system_env.h"
 #include "framework/config/internal/values.h"
 #include "framework/config/internal/yaml_map.h"
@@ -46,7 +47,7 @@ std::vector<std::string> KnobNames() {
 }
 
 std::vector<std::string> ScenarioKeys() {
-  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env"};
+  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -130,7 +131,7 @@ class ManifestParser {
   SetManifest Parse(std::string_view text) {
     const YAML::Node root = LoadSingleDocument(text);
     const CheckedMap top(path_, root, "the manifest", 1,
-                         std::vector<std::string>{"set", "description", "defaults", "env", "scenarios"});
+                         std::vector<std::string>{"set", "description", "defaults", "env", "stop_conditions", "scenarios"});
     SetManifest manifest;
     manifest.path = path_;
     const MapEntry& set_entry = top.Require("set");
@@ -148,6 +149,9 @@ class ManifestParser {
                                               KnobNames()));
     }
     if (const MapEntry* env = top.Find("env")) set_env_ = internal::ReadSystemEnv(path_, *env, "the manifest");
+    if (const MapEntry* stops = top.Find("stop_conditions")) {
+      set_stop_conditions_ = internal::ParseStopConditions(path_, *stops, "the manifest");
+    }
     const MapEntry& scenarios = top.Require("scenarios");
     if (!scenarios.value.IsSequence()) {
       const int line = scenarios.value.IsNull() ? scenarios.line
@@ -243,6 +247,11 @@ class ManifestParser {
     if (const MapEntry* entry = map.Find("env")) {
       config.env = internal::MergeSystemEnv(std::move(config.env), internal::ReadSystemEnv(path_, *entry, what));
     }
+    config.stop_conditions = set_stop_conditions_;
+    if (const MapEntry* entry = map.Find("stop_conditions")) {
+      config.stop_conditions = internal::MergeStopConditions(std::move(config.stop_conditions),
+                                                             internal::ParseStopConditions(path_, *entry, what));
+    }
     Resolve(config, overrides, std::move(profile), line);
     return config;
   }
@@ -311,6 +320,7 @@ class ManifestParser {
   KnobSettings env_knobs_;
   KnobSettings defaults_;
   std::map<std::string, std::string> set_env_;  // the top-level env:, the base of every scenario's
+  std::vector<StopConditionSpec> set_stop_conditions_;  // the top-level stop_conditions:, likewise
   int line_of_name_ = 0;
   int line_of_test_ = 0;
 };

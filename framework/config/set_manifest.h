@@ -10,6 +10,8 @@
 //   set: pr                      required, equal to the file name stem
 //   description: ...             optional
 //   defaults: {<knob>: value}    optional, any knobs
+//   env: {NAME: value}           optional, the system's environment (internal/system_env.h)
+//   stop_conditions: [...]       optional, every scenario's safety watch (internal/stop_conditions.h)
 //   scenarios:                   required, non-empty list of
 //     - name: primary-kill       required, [a-z0-9-]+, unique
 //       test: PrSuite.DISABLED_PrimaryKill   required, gtest full name, unique
@@ -17,6 +19,8 @@
 //       <knob>: value            optional override
 //       profile: [stages]        optional, see below
 //       params: {key: scalar}    optional, read through ScenarioParams
+//       env: {NAME: value}       optional, added to / replacing the set's
+//       stop_conditions: [...]   optional, added to / replacing the set's by name
 // Knobs (see ScenarioConfig): rate_per_second (number > 0), load_seconds (duration > 0), settle_seconds
 // (duration >= 0), call_deadline_seconds (duration > 0), max_in_flight, ledger_capacity,
 // verify_concurrency (integers >= 1), max_outage_seconds, max_gap_seconds, max_unavailable_seconds,

@@ -29,6 +29,7 @@ const FlagSpec kSpecs[] = {
      nullptr},
     {"aftershock_progress_seconds", "AFTERSHOCK_PROGRESS_SECONDS", Kind::kSeconds, "N", nullptr,
      &Flags::progress_seconds},
+    {"aftershock_halt_file", "AFTERSHOCK_HALT_FILE", Kind::kPath, "PATH", &Flags::halt_file, nullptr},
     {"aftershock_list_ctest", nullptr, Kind::kPath, "PATH", &Flags::list_ctest, nullptr},
 };
 

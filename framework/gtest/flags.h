@@ -6,6 +6,8 @@
 //   --aftershock_manifest=PATH         the set's manifest file                   env AFTERSHOCK_MANIFEST
 //   --aftershock_artifacts_dir=DIR     where timelines etc. go ("artifacts")     env AFTERSHOCK_ARTIFACTS_DIR
 //   --aftershock_progress_seconds=N    progress line period, 0 = off (5)         env AFTERSHOCK_PROGRESS_SECONDS
+//   --aftershock_halt_file=PATH        operator halt: while PATH exists, scenarios stop and are refused
+//                                      (docs/safety.md; none by default)       env AFTERSHOCK_HALT_FILE
 //   --aftershock_list_ctest=PATH       write a CTest include file instead of running tests
 // The command line wins over the environment; an empty environment variable counts as unset.
 // Recognised flags are removed from `args`; everything else is left for GoogleTest.
@@ -38,6 +40,7 @@ struct Flags {
   std::string manifest;
   std::string artifacts_dir = "artifacts";
   int progress_seconds = 5;  // 0 turns the progress line off
+  std::string halt_file;     // empty: no operator halt (framework/safety/operator_halt.h)
   std::string list_ctest;    // non-empty: describe the scenarios into this file and exit
 
   bool resilience_selection() const { return !set.empty(); }

@@ -58,6 +58,7 @@ TEST(Flags, ParsesEveryFlagAndRemovesThemFromArgs) {
                                    "--aftershock_artifacts_dir=/tmp/a b",
                                    "--aftershock_progress_seconds=0",
                                    "--aftershock_list_ctest=out/x.cmake",
+                                   "--aftershock_halt_file=/run/aftershock/halt",
                                    "positional"};
   const Flags flags = ParseFlags(args, kNoEnv);
   EXPECT_EQ(flags.set, "pr");
@@ -65,6 +66,7 @@ TEST(Flags, ParsesEveryFlagAndRemovesThemFromArgs) {
   EXPECT_EQ(flags.artifacts_dir, "/tmp/a b");
   EXPECT_EQ(flags.progress_seconds, 0);
   EXPECT_EQ(flags.list_ctest, "out/x.cmake");
+  EXPECT_EQ(flags.halt_file, "/run/aftershock/halt");
   EXPECT_TRUE(flags.resilience_selection());
   EXPECT_TRUE(flags.list_ctest_mode());
   EXPECT_THAT(args, ElementsAre("suite", "--gtest_also_run_disabled_tests", "positional"));
@@ -86,8 +88,10 @@ TEST(Flags, EnvironmentFallback) {
   const Flags flags = ParseFlags(args, FakeEnv({{"AFTERSHOCK_SET", "weekly"},
                                                 {"AFTERSHOCK_MANIFEST", "m.yaml"},
                                                 {"AFTERSHOCK_ARTIFACTS_DIR", "out"},
-                                                {"AFTERSHOCK_PROGRESS_SECONDS", "30"}}));
+                                                {"AFTERSHOCK_PROGRESS_SECONDS", "30"},
+                                                {"AFTERSHOCK_HALT_FILE", "/tmp/halt"}}));
   EXPECT_EQ(flags.set, "weekly");
+  EXPECT_EQ(flags.halt_file, "/tmp/halt");
   EXPECT_EQ(flags.manifest, "m.yaml");
   EXPECT_EQ(flags.artifacts_dir, "out");
   EXPECT_EQ(flags.progress_seconds, 30);
@@ -124,7 +128,8 @@ TEST(Flags, NullGetEnvIsAllowed) {
 TEST(Flags, UnknownFlagNamesItAndListsKnownOnes) {
   EXPECT_EQ(ErrorOf({"suite", "--aftershock_sett=pr"}),
             "unknown flag --aftershock_sett (known: --aftershock_set, --aftershock_manifest, "
-            "--aftershock_artifacts_dir, --aftershock_progress_seconds, --aftershock_list_ctest)");
+            "--aftershock_artifacts_dir, --aftershock_progress_seconds, --aftershock_halt_file, "
+            "--aftershock_list_ctest)");
   EXPECT_THAT(ErrorOf({"--aftershock_bogus"}), HasSubstr("unknown flag --aftershock_bogus (known: "));
   EXPECT_THAT(ErrorOf({"--aftershock-set=pr"}), HasSubstr("unknown flag --aftershock-set (known: "));
 }

@@ -82,6 +82,12 @@ void BlockingWorkload::Issue(CallState& call, const Attempt& attempt, AttemptDon
   work_ready_.notify_one();
 }
 
+std::optional<Clock::time_point> BlockingWorkload::LastSent() const {
+  const Clock::rep ticks = last_sent_.load(std::memory_order_relaxed);
+  if (ticks == 0) return std::nullopt;
+  return Clock::time_point(Clock::duration(ticks));
+}
+
 void BlockingWorkload::WorkerLoop() {
   while (true) {
     Job job;
@@ -115,6 +121,12 @@ void BlockingWorkload::RunJob(Job& job) {
     return;
   }
   BlockingCallContext& ctx = job.context;
+  {
+    const Clock::rep now = Clock::now().time_since_epoch().count();
+    Clock::rep seen = last_sent_.load(std::memory_order_relaxed);
+    while (now > seen && !last_sent_.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+    }
+  }
   ctx.timeout = std::max(std::chrono::milliseconds(1),
                          std::chrono::ceil<std::chrono::milliseconds>(ctx.deadline - start));
   BlockingCallResult result;

@@ -32,6 +32,7 @@
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_BLOCKING_WORKLOAD_H_
 #define AFTERSHOCK_FRAMEWORK_LOAD_BLOCKING_WORKLOAD_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -40,6 +41,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -107,6 +109,8 @@ class BlockingWorkload : public Workload {
   void OnFinal(CallState& call, const FinalOutcome& outcome) override;
   GeneratorWaitStats GeneratorWaits() const override;
   Idempotency CallIdempotency() const override { return options_.idempotency; }
+  // When a worker last started a call (queued attempts are sent later than Issue).
+  std::optional<Clock::time_point> LastSent() const override;
 
   BlockingWorkloadStats stats() const;
   int workers() const { return options_.workers; }
@@ -125,6 +129,7 @@ class BlockingWorkload : public Workload {
 
   BlockingWorkloadOptions options_;
   mutable std::mutex mu_;
+  std::atomic<Clock::rep> last_sent_{0};  // Clock ticks since its epoch of the last call started; 0: none
   std::condition_variable work_ready_;
   std::deque<Job> queue_;
   int idle_ = 0;

@@ -72,6 +72,9 @@ TEST(BlockingWorkloadTest, CallsRunOnTheWorkersAndOnFinalSeesTheirResults) {
   EXPECT_LE(threads.size(), 4u);
   EXPECT_EQ(workload.stats().started, 100u);
   EXPECT_FALSE(r.health.generator_limited) << r.health.reason;
+  // A worker's start is the send: the run's last request sent is the latest of them.
+  ASSERT_TRUE(workload.LastSent().has_value());
+  EXPECT_GE(r.last_sent_ns, 900'000'000);
 }
 
 TEST(BlockingWorkloadTest, TheTimeoutIsWhatIsLeftOfTheDeadlineAndAnOverrunIsDeadlineExceeded) {

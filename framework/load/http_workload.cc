@@ -158,6 +158,13 @@ class HttpWorkload::Pool {
     Run(std::move(ex), std::move(conn));
   }
 
+  // When the last request went onto a connection (Workload::LastSent); 0 ticks: none yet.
+  std::optional<Clock::time_point> LastWrite() const {
+    const Clock::rep ticks = last_write_.load(std::memory_order_relaxed);
+    if (ticks == 0) return std::nullopt;
+    return Clock::time_point(Clock::duration(ticks));
+  }
+
   HttpWorkloadStats stats() const {
     HttpWorkloadStats s;
     s.requests_sent = sent_.load();
@@ -193,6 +200,10 @@ class HttpWorkload::Pool {
   }
 
   void Write(std::shared_ptr<Exchange> ex, std::shared_ptr<Connection> conn) {
+    const Clock::rep now = Clock::now().time_since_epoch().count();
+    Clock::rep seen = last_write_.load(std::memory_order_relaxed);
+    while (now > seen && !last_write_.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+    }
     http::async_write(conn->stream, *ex->request, [this, ex, conn](beast::error_code ec, std::size_t) mutable {
       if (ec) return Fail(std::move(ex), std::move(conn), ec, true);
       ex->sent_at = Clock::now();
@@ -324,6 +335,7 @@ class HttpWorkload::Pool {
 
   std::atomic<std::uint64_t> sent_{0}, opened_{0}, reused_{0}, closed_on_error_{0}, resends_{0},
       waited_then_timed_out_{0};
+  std::atomic<Clock::rep> last_write_{0};
 };
 
 HttpWorkload::HttpWorkload(HttpWorkloadOptions options) : options_(std::move(options)) {
@@ -391,6 +403,8 @@ void HttpWorkload::OnFinal(CallState& call, const FinalOutcome& outcome) {
 }
 
 HttpWorkloadStats HttpWorkload::stats() const { return pool_->stats(); }
+
+std::optional<Clock::time_point> HttpWorkload::LastSent() const { return pool_->LastWrite(); }
 
 GeneratorWaitStats HttpWorkload::GeneratorWaits() const {
   const HttpWorkloadStats s = pool_->stats();

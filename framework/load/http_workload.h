@@ -120,6 +120,8 @@ class HttpWorkload : public Workload {
   // The pool waits above, for the runner's generator health.
   GeneratorWaitStats GeneratorWaits() const override;
   Idempotency CallIdempotency() const override { return options_.idempotency; }
+  // When the pool last wrote a request (an attempt may wait for a free connection after Issue).
+  std::optional<Clock::time_point> LastSent() const override;
 
   class Pool;  // Asio internals, in the .cc
 

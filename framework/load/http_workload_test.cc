@@ -335,6 +335,10 @@ TEST(HttpWorkloadTest, RunnerOffersExactCountsAt200PerSecond) {
   EXPECT_EQ(r.failed, 0u);
   EXPECT_EQ(r.shed, 0u);
   EXPECT_EQ(server.requests(), 400);
+  // The pool reports its last write; the run's last request sent is at or after it (and inside the run).
+  ASSERT_TRUE(workload.LastSent().has_value());
+  EXPECT_GE(r.last_sent_ns, 1'900'000'000);
+  EXPECT_LT(r.last_sent_ns, 3'000'000'000);
 }
 
 TEST(HttpWorkloadTest, RefusesNonLoopbackAndMalformedTargets) {

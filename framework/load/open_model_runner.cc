@@ -77,9 +77,15 @@ RunResult OpenModelRunner::Run() {
   const auto start = clock_.start();
   constexpr auto kPollSlice = std::chrono::milliseconds(100);
 
+  const auto stop_now = [&] {
+    if (!options_.stop_requested || !options_.stop_requested()) return false;
+    stopping_.store(true, std::memory_order_release);
+    result.stop_seen_ns = clock_.Since(Clock::now()).count();
+    return true;
+  };
   while (cursor.Next(arrival)) {
     ++scheduled;
-    if (options_.stop_requested && options_.stop_requested()) {
+    if (stop_now()) {
       result.interrupted = true;
       break;
     }
@@ -89,7 +95,7 @@ RunResult OpenModelRunner::Run() {
     while (now < target) {
       if (target - now > kPollSlice) {
         std::this_thread::sleep_for(kPollSlice);
-        if (options_.stop_requested && options_.stop_requested()) break;
+        if (stop_now()) break;
       } else {
         std::this_thread::sleep_until(target);
       }
@@ -151,6 +157,10 @@ RunResult OpenModelRunner::Run() {
   result.shed = shed_.load();
   result.retries = retries_.load();
   result.generator_failed = generator_failed_.load();
+  result.last_sent_ns = last_sent_ns_.load();
+  if (const std::optional<Clock::time_point> sent = workload_.LastSent()) {
+    result.last_sent_ns = std::max(result.last_sent_ns, clock_.Since(*sent).count());
+  }
 
   metrics::GeneratorHealth& h = result.health;
   h.scheduled = result.interrupted ? scheduled - 1 : scheduled;
@@ -198,8 +208,28 @@ RunResult OpenModelRunner::Run() {
   return result;
 }
 
+metrics::SecondBucket OpenModelRunner::Recent(int seconds) const {
+  metrics::SecondBucket merged;
+  const std::int64_t now = clock_.Since(Clock::now()).count() / 1'000'000'000;
+  std::lock_guard<std::mutex> lock(timeline_mu_);
+  const auto& buckets = timeline_.seconds();
+  const std::int64_t last = std::min<std::int64_t>(now, static_cast<std::int64_t>(buckets.size()) - 1);
+  for (std::int64_t s = std::max<std::int64_t>(0, now - seconds + 1); s <= last; ++s) {
+    merged.Merge(buckets[static_cast<std::size_t>(s)]);
+  }
+  return merged;
+}
+
+void OpenModelRunner::NoteSent(Clock::time_point at) {
+  const std::int64_t ns = clock_.Since(at).count();
+  std::int64_t seen = last_sent_ns_.load(std::memory_order_relaxed);
+  while (ns > seen && !last_sent_ns_.compare_exchange_weak(seen, ns, std::memory_order_relaxed)) {
+  }
+}
+
 void OpenModelRunner::IssueAttempt(InFlightCall* call) {
   ++call->attempt;
+  NoteSent(Clock::now());
   Attempt attempt;
   attempt.sequence = call->sequence;
   attempt.number = call->attempt;
@@ -212,7 +242,9 @@ void OpenModelRunner::IssueAttempt(InFlightCall* call) {
 void OpenModelRunner::OnAttemptDone(InFlightCall* call, CallCode code) {
   const Clock::time_point now = Clock::now();
   const OutcomePolicy& policy = options_.policy;
-  if (ShouldRetry(policy, idempotency_, code) && call->attempt < policy.max_attempts) {
+  // Once stopped (an interrupt, a safety abort) nothing more is sent, not even a retry.
+  if (!stopping_.load(std::memory_order_acquire) && ShouldRetry(policy, idempotency_, code) &&
+      call->attempt < policy.max_attempts) {
     auto backoff = policy.initial_backoff * (1 << std::min(call->attempt - 1, 16));
     backoff = std::min<std::chrono::milliseconds>(backoff, policy.max_backoff);
     double jitter;
@@ -227,7 +259,13 @@ void OpenModelRunner::OnAttemptDone(InFlightCall* call, CallCode code) {
         std::lock_guard<std::mutex> lock(timeline_mu_);
         ++timeline_.At(call->second).retries;
       }
-      retry_timer_.Schedule(now + wait, [this, call] { IssueAttempt(call); });
+      retry_timer_.Schedule(now + wait, [this, call, code] {
+        if (stopping_.load(std::memory_order_acquire)) {
+          Finalize(call, code, Clock::now());
+        } else {
+          IssueAttempt(call);
+        }
+      });
       return;
     }
   }

@@ -50,7 +50,9 @@ struct RunnerOptions {
   // result is flagged generator-limited (a property of the generator, not of the service).
   double max_lag_p99_ms = 10;
   double min_achieved_ratio = 0.95;
-  // Polled before every arrival; true stops dispatching early (e.g. on SIGINT). Optional.
+  // Polled before every arrival and at least every 100 ms while waiting for the next one; true stops
+  // dispatching early (e.g. on SIGINT, or a safety abort). Once stopped, no retry is sent either: a
+  // call that would have been retried ends with its last attempt's code. Optional.
   std::function<bool()> stop_requested{};
   // How long past the last deadline to wait for stragglers before declaring a broken workload.
   std::chrono::milliseconds drain_grace{3000};
@@ -63,6 +65,12 @@ struct RunResult {
   bool interrupted = false;
   std::uint64_t issued = 0, ok = 0, failed = 0, shed = 0, retries = 0;
   std::uint64_t generator_failed = 0;  // generator-side final codes (IsGeneratorSideCode): not in `failed`
+  // Run-clock nanoseconds (since the run start) of the last request actually sent: the last attempt
+  // handed to the workload, or the workload's own later send (Workload::LastSent, for a workload
+  // that queues attempts in a pool). -1 when nothing was sent.
+  std::int64_t last_sent_ns = -1;
+  // When the dispatcher saw stop_requested (run-clock ns); -1 when it ran to the end.
+  std::int64_t stop_seen_ns = -1;
 };
 
 // Live counters for progress lines; all fields are a consistent-enough snapshot.
@@ -84,6 +92,10 @@ class OpenModelRunner {
   // Runs the whole profile on the calling thread, then drains. Call once.
   RunResult Run();
   RunnerProgress Progress() const;
+  // The timeline's buckets of the last `seconds` run seconds up to now (by intended second, the
+  // current one included), merged: live figures such as a window's reset ratio, from any thread.
+  // Calls still in flight are not in it yet.
+  metrics::SecondBucket Recent(int seconds) const;
 
  private:
   friend class AttemptDone;
@@ -91,17 +103,20 @@ class OpenModelRunner {
   void OnAttemptDone(InFlightCall* call, CallCode code);
   void Finalize(InFlightCall* call, CallCode code, Clock::time_point now);
   void WaitForDrain(Clock::time_point last_deadline);
+  void NoteSent(Clock::time_point at);
 
   Workload& workload_;
   RunnerOptions options_;
   RunClock clock_;
   Idempotency idempotency_;
 
-  std::mutex timeline_mu_;
+  mutable std::mutex timeline_mu_;
   metrics::LoadTimeline timeline_;
   metrics::LatencyHistogram lag_;  // dispatcher thread only
 
   std::atomic<std::int64_t> in_flight_{0};
+  std::atomic<bool> stopping_{false};            // the dispatcher saw stop_requested: no more retries
+  std::atomic<std::int64_t> last_sent_ns_{-1};   // run-clock ns of the last attempt handed to the workload
   std::atomic<std::uint64_t> offered_{0}, ok_{0}, failed_{0}, shed_{0}, retries_{0}, generator_failed_{0};
   std::mutex drain_mu_;
   std::condition_variable drained_;

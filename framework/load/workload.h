@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -109,6 +110,11 @@ class Workload {
   virtual GeneratorWaitStats GeneratorWaits() const { return {}; }
   // Whether the calls may be repeated (see Idempotency). Override it when the policy retries.
   virtual Idempotency CallIdempotency() const { return Idempotency::kUndeclared; }
+  // When the workload last put a request on the wire, for a workload that queues attempts before
+  // sending them (a connection pool, a worker queue); nullopt (the default): every attempt is sent
+  // within Issue. The runner reports the later of this and its own last Issue as the last request
+  // sent (RunResult::last_sent_ns), which a safety abort's stop latency is measured to. From any thread.
+  virtual std::optional<Clock::time_point> LastSent() const { return std::nullopt; }
 };
 
 // How outcomes are classified. Defaults follow the seed's measurement traps: retry UNAVAILABLE

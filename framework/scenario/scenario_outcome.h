@@ -6,6 +6,7 @@
 #ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_SCENARIO_OUTCOME_H_
 #define AFTERSHOCK_FRAMEWORK_SCENARIO_SCENARIO_OUTCOME_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,19 @@
 
 namespace aftershock::scenario {
 
+// A run stopped by its safety watch (ScenarioPlan::abort_monitor). Times are run seconds (the
+// timelines' clock); -1 when there is none.
+struct AbortRecord {
+  std::string condition;  // AbortRequest::condition
+  std::string reason;     // AbortRequest::reason
+  double breach_seconds = 0;
+  std::int64_t breach_unix_ms = 0;
+  double stop_seen_seconds = -1;     // when the dispatcher stopped
+  double last_request_seconds = -1;  // the last request actually sent (load::RunResult::last_sent_ns)
+  // last_request_seconds - breach_seconds, at least 0: how long load went on after the breach.
+  double stop_latency_seconds = 0;
+};
+
 struct ScenarioOutcome {
   load::RunResult load;
   chaos::ChaosTimeline chaos;
@@ -30,7 +44,9 @@ struct ScenarioOutcome {
   // The built-in gates, then "target-converged" when the target checks convergence, then a suite's
   // own gates (fixtures' JudgeOptions::suite_gates) once the fixture has added them.
   std::vector<gates::GateResult> gates;
-  bool interrupted = false;
+  bool interrupted = false;          // stopped early by ScenarioPlan::stop_requested (SIGINT), not by an abort
+  std::optional<AbortRecord> abort;  // stopped by the safety watch
+  std::vector<std::string> abort_notes;  // AbortMonitor::Notes() at the end of the load
   std::string ledger_error;  // writing the ledger file failed (the run's promises are not all on disk)
 };
 

@@ -1,5 +1,6 @@
 // ScenarioPlan: everything one run of a scenario is given before it starts (its resolved knobs, the
-// faults on their schedule, where the ledger streams, how it is stopped early).
+// faults on their schedule, where the ledger streams, how it is stopped early: SIGINT, or the safety
+// watch of abort_monitor.h).
 //
 //   ScenarioPlan plan{.config = config, .faults = {{.at = 4s, .duration = 2s, .fault = stall}}};
 //   plan.ledger_path = artifacts / "ledger.tsv";
@@ -9,12 +10,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "framework/chaos/chaos_scheduler.h"
 #include "framework/config/scenario_config.h"
+#include "framework/load/open_model_runner.h"
+#include "framework/scenario/abort_monitor.h"
 
 namespace aftershock::scenario {
 
@@ -29,6 +33,13 @@ struct ScenarioPlan {
   std::string ledger_path;
   // Promises acknowledged this close to a fault's actual window are pinned when the ledger samples.
   std::int64_t fault_window_ms = 5000;
+  // Optional: the safety watch of the run (abort_monitor.h), made once the runner exists (so its
+  // signals can read the live load) and dropped when the load ends. Its breach stops the load,
+  // aborts the chaos plan and turns run-not-aborted red; with it set, the gates run-not-aborted and
+  // abort-stop-latency are judged.
+  std::function<std::unique_ptr<AbortMonitor>(const load::OpenModelRunner&)> abort_monitor;
+  // The abort contract (docs/safety.md): from the breach to the last request sent, at most this.
+  double max_stop_latency_seconds = 5;
 };
 
 // The run could not start (e.g. the in-flight ceiling is below rate x deadline, or the target returned
