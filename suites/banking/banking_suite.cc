@@ -11,7 +11,8 @@
 //   recovery-velocity                 from the end of "plateau" (the drop) to sustained health
 //   no-hang, target-alive, downstream-isolation   always
 // The breakpoint report (a "breakpoint" steps stage) is figures, never a gate: it goes to stdout,
-// breakpoint.txt / breakpoint.csv in the scenario's artifacts and the JUnit properties.
+// the stage report (stage-report.txt / .md), breakpoint.txt / breakpoint.csv in the scenario's
+// artifacts and the JUnit properties (breakpoint_*).
 //
 // A verdict scenario names the gates its defect must turn red in code (the seed's mapping); the
 // manifest's `expected_red` lists every gate the defect turns red here and must include them.
@@ -140,6 +141,12 @@ class BankingSuite : public fixtures::ResilienceScenario {
       return StressGates(outcome, profile);
     };
     RunAndJudge(target, {}, std::move(options));
+    // The breakpoint table joins the stage report the artifacts sink has just written.
+    if (!breakpoint_text_.empty()) {
+      std::ofstream(Artifacts() / "stage-report.txt", std::ios::app) << "\nBreakpoint report:\n" << breakpoint_text_;
+      std::ofstream(Artifacts() / "stage-report.md", std::ios::app)
+          << "\n## Breakpoint report\n\n```\n" << breakpoint_text_ << "```\n";
+    }
   }
 
   std::vector<gates::GateResult> StressGates(const fixtures::ScenarioOutcome& outcome, const load::RateProfile& profile) {
@@ -201,6 +208,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
     options.slo.shed_ratio_max = p.GetDouble("slo_shed_ratio");
     const stress::BreakpointReport report = stress::AnalyzeSteps(outcome.load.timeline, profile, options, &outcome.load.health);
     const std::string text = stress::FormatBreakpointText(report);
+    breakpoint_text_ = text;
     std::cout << "Breakpoint report:\n" << text;
     std::ofstream(Artifacts() / "breakpoint.txt") << text;
     std::ofstream(Artifacts() / "breakpoint.csv") << stress::FormatBreakpointCsv(report);
@@ -212,6 +220,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
   std::unique_ptr<safety::HostSignals> host_;
   std::shared_ptr<stress::ResponseRecorder> recorder_;
   std::unique_ptr<stress::MetricSampler> sampler_;
+  std::string breakpoint_text_;  // set by ReportBreakpoint, appended to the stage report after the run
 };
 
 // Nominal load on the healthy gateway: every gate green, every payment reads back.

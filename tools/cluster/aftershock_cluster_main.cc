@@ -65,9 +65,10 @@ constexpr std::chrono::milliseconds kMaxHold = std::chrono::hours(24);
 
 const char kUsage[] =
     "usage: aftershock-cluster VERB [flags]\n"
-    "  up [--foreground] [--lease-minutes=N] [--store=memory|postgres] [--replicas=N] [--watch-pid=PID]\n"
+    "  up [--foreground] [--lease-minutes=N] [--store=memory|postgres] [--replicas=N] [--watch-pid=PID] [--nice=N]\n"
     "                          bring the local cluster up (daemonized unless --foreground), wait for steady state;\n"
-    "                          N replicas a, b, c, ... of the pseudonym service (default 3, at most 26)\n"
+    "                          N replicas a, b, c, ... of the pseudonym service (default 3, at most 26);\n"
+    "                          every cluster process at nice N (0..19, default 5: the load generator keeps its schedule)\n"
     "  status                  print every process, role and readiness\n"
     "  down                    stop everything the supervisor started\n"
     "  kill-replica [NAME]     SIGKILL replica NAME (a, b, ...; random when omitted); it is restarted\n"
@@ -245,7 +246,7 @@ int Main(int argc, char** argv) {
     std::size_t max_args;
   };
   const std::map<std::string, VerbSpec> verbs = {
-      {"up", {{"foreground", "lease-minutes", "store", "replicas", "watch-pid"}, 0, 0}},
+      {"up", {{"foreground", "lease-minutes", "store", "replicas", "watch-pid", "nice"}, 0, 0}},
       {"status", {{}, 0, 0}},
       {"down", {{}, 0, 0}},
       {"kill-replica", {{}, 0, 1}},
@@ -308,6 +309,11 @@ int Main(int argc, char** argv) {
                      " (one letter a..z per replica), not '" + command.flags["replicas"] + "'");
       }
       up.replicas = *n;
+    }
+    if (command.flags.count("nice")) {
+      const std::optional<int> n = ParseNumber(command.flags["nice"]);
+      if (!n || *n < 0 || *n > 19) return Usage("--nice needs a whole number from 0 to 19, not '" + command.flags["nice"] + "'");
+      up.nice = *n;
     }
     return cli::RunUp(up);
   }

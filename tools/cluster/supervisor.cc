@@ -65,6 +65,14 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
   ::signal(SIGPIPE, SIG_IGN);
   ::signal(SIGHUP, SIG_IGN);
 
+  // Children inherit the nice value: the whole cluster yields the CPU to the load generator.
+  if (up.nice != 0) {
+    errno = 0;
+    if (::nice(up.nice) == -1 && errno != 0) {
+      std::cerr << "[supervisor] warning: nice(" << up.nice << ") failed: " << std::strerror(errno)
+                << "; the cluster runs at the caller's priority\n";
+    }
+  }
   const auto t0 = Clock::now();
   const std::string socket_path = SocketPathFor(up.state_path);
   const std::string log_path = up.state_path + ".log";
@@ -73,7 +81,7 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
   options.supervisor_log_path = log_path;
   options.janitor_state_file = up.state_path;
   std::cerr << "[supervisor] pid " << ::getpid() << ": bringing the local cluster up (" << up.replicas
-            << " replicas, store " << up.store << ")\n";
+            << " replicas, store " << up.store << ", nice " << up.nice << ")\n";
 
   std::unique_ptr<LocalCluster> cluster;
   std::unique_ptr<ClusterControlServer> server;

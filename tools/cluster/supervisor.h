@@ -22,6 +22,10 @@ struct UpOptions {
   // 0: none. Otherwise the supervisor stops everything once this process is gone (the CTest
   // fixture passes the ctest PID, so an interrupted ctest run leaves nothing running).
   pid_t watch_pid = 0;
+  // The supervisor and everything it starts (etcd, Patroni, PostgreSQL, proxies, replicas) run at
+  // this nice value: on one machine with the load generator, the generator must keep its schedule
+  // (a starved dispatcher turns the run generator-limited, and its figures describe the generator).
+  int nice = 5;
 };
 
 // Brings the cluster up (daemonized unless up.foreground) and returns the exit status.
