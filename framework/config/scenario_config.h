@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "framework/config/scenario_params.h"
+#include "framework/config/slo_spec.h"
 #include "framework/load/stage_spec.h"
 
 namespace aftershock::config {
@@ -75,6 +76,9 @@ struct ScenarioConfig {
   // The safety watch (the set's `stop_conditions:`, with this scenario's added or replacing by name);
   // empty: no stop condition.
   std::vector<StopConditionSpec> stop_conditions;
+  // The scenario's own service-level objectives (the set's `slo:`, with this scenario's keys
+  // replacing), judged by the SLO gates; empty: the scenario declares none and has no SLO gates.
+  std::optional<SloSpec> slo;
   std::string source;  // "file:line" of the scenario entry
 
   // The highest rate any stage reaches (arrivals per second).

@@ -13,6 +13,7 @@
 #include "framework/config/internal/knobs.h"
 #include "framework/config/internal/nearest_name.h"
 #include "framework/config/internal/profile.h"
+#include "framework/config/internal/slo.h"
 #include "framework/config/internal/stop_conditions.h"
 #include "framework/config/internal/system_env.h"
 #include "framework/config/internal/values.h"
@@ -47,7 +48,7 @@ std::vector<std::string> KnobNames() {
 }
 
 std::vector<std::string> ScenarioKeys() {
-  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions"};
+  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -131,7 +132,7 @@ class ManifestParser {
   SetManifest Parse(std::string_view text) {
     const YAML::Node root = LoadSingleDocument(text);
     const CheckedMap top(path_, root, "the manifest", 1,
-                         std::vector<std::string>{"set", "description", "defaults", "env", "stop_conditions", "scenarios"});
+                         std::vector<std::string>{"set", "description", "defaults", "env", "stop_conditions", "slo", "scenarios"});
     SetManifest manifest;
     manifest.path = path_;
     const MapEntry& set_entry = top.Require("set");
@@ -152,6 +153,7 @@ class ManifestParser {
     if (const MapEntry* stops = top.Find("stop_conditions")) {
       set_stop_conditions_ = internal::ParseStopConditions(path_, *stops, "the manifest");
     }
+    if (const MapEntry* slo = top.Find("slo")) set_slo_ = internal::ParseSlo(path_, *slo, "the manifest");
     const MapEntry& scenarios = top.Require("scenarios");
     if (!scenarios.value.IsSequence()) {
       const int line = scenarios.value.IsNull() ? scenarios.line
@@ -252,6 +254,11 @@ class ManifestParser {
       config.stop_conditions = internal::MergeStopConditions(std::move(config.stop_conditions),
                                                              internal::ParseStopConditions(path_, *entry, what));
     }
+    config.slo = set_slo_;
+    if (const MapEntry* entry = map.Find("slo")) {
+      SloSpec own = internal::ParseSlo(path_, *entry, what);
+      config.slo = config.slo ? internal::MergeSlo(std::move(*config.slo), own) : std::move(own);
+    }
     Resolve(config, overrides, std::move(profile), line);
     return config;
   }
@@ -307,6 +314,11 @@ class ManifestParser {
                                         .duration_seconds = config.load_seconds,
                                         .steps = 1}};
     }
+    if (config.slo) {
+      std::vector<std::string> stage_names;
+      for (const load::StageSpec& stage : config.profile) stage_names.push_back(stage.name);
+      internal::CheckSloStages(*config.slo, stage_names, "scenario '" + config.name + "'");
+    }
     const double needed = config.ProfileSeconds() + config.settle_seconds;
     if (config.timeout_seconds <= needed) {
       Fail(path_, line, "scenario '" + config.name + "': key 'timeout_seconds' (" +
@@ -320,7 +332,8 @@ class ManifestParser {
   KnobSettings env_knobs_;
   KnobSettings defaults_;
   std::map<std::string, std::string> set_env_;  // the top-level env:, the base of every scenario's
-  std::vector<StopConditionSpec> set_stop_conditions_;  // the top-level stop_conditions:, likewise
+  std::vector<StopConditionSpec> set_stop_conditions_;
+  std::optional<SloSpec> set_slo_;  // the top-level slo:, every scenario's default  // the top-level stop_conditions:, likewise
   int line_of_name_ = 0;
   int line_of_test_ = 0;
 };

@@ -105,7 +105,7 @@ scenarios:
 TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
-                                "description, profile, params, env, stop_conditions, rate_per_second, "
+                                "description, profile, params, env, stop_conditions, slo, rate_per_second, "
                                 "load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds); did you mean 'load_seconds'?"));
 }
@@ -119,7 +119,7 @@ TEST(SetManifestTest, UnknownKeyInDefaults) {
 TEST(SetManifestTest, UnknownTopLevelKey) {
   EXPECT_EQ(ErrorOf(Manifest(kBaseline) + "sceanrios: []\n"),
             "manifests/sets/pr.yaml:17: key 'sceanrios' is not known (known: set, description, defaults, env, "
-            "stop_conditions, scenarios); did you mean 'scenarios'?");
+            "stop_conditions, slo, scenarios); did you mean 'scenarios'?");
 }
 
 TEST(SetManifestTest, DuplicateKey) {

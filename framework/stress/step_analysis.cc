@@ -287,4 +287,25 @@ BisectionResult BisectBreakpoint(const BisectionOptions& o, const std::function<
   return result;
 }
 
+std::string FormatBisectionText(const BisectionResult& r, double resolution) {
+  std::string text = "refined (bisection, resolution " + Num(resolution) + "/s): held up to " + Num(r.last_good_rate) +
+                     "/s; first failed at " + Num(r.first_bad_rate) + "/s (" + std::to_string(r.trials.size()) +
+                     (r.trials.size() == 1 ? " trial" : " trials");
+  for (std::size_t i = 0; i < r.trials.size(); ++i) {
+    text += (i == 0 ? ": " : ", ") + Num(r.trials[i].rate) + "/s " + (r.trials[i].held ? "held" : "failed");
+  }
+  text += r.converged ? ")\n" : "; did not converge: the trial budget ran out)\n";
+  return text;
+}
+
+std::vector<std::pair<std::string, std::string>> BisectionProperties(const BisectionResult& r, double resolution,
+                                                                     std::string_view prefix) {
+  const std::string p = std::string(prefix) + "_bisect";
+  return {{p + "_last_held_rate", Num(r.last_good_rate)},
+          {p + "_first_failed_rate", Num(r.first_bad_rate)},
+          {p + "_trials", std::to_string(r.trials.size())},
+          {p + "_converged", r.converged ? "true" : "false"},
+          {p + "_resolution", Num(resolution)}};
+}
+
 }  // namespace aftershock::stress

@@ -147,6 +147,12 @@ struct BisectionResult {
 // Throws std::invalid_argument unless 0 <= last_good < first_bad, resolution > 0 and max_iterations
 // is in range.
 BisectionResult BisectBreakpoint(const BisectionOptions& options, const std::function<bool(double rate)>& held);
+// "refined (bisection, resolution 10/s): held up to 202.5/s; first failed at 213.8/s (3 trials:
+// 202.5/s held, 225/s ..."), one line ending in '\n'; "did not converge" when max_iterations ran out.
+std::string FormatBisectionText(const BisectionResult& result, double resolution);
+// <prefix>_bisect_last_held_rate, _first_failed_rate, _trials, _converged, _resolution.
+std::vector<std::pair<std::string, std::string>> BisectionProperties(const BisectionResult& result, double resolution,
+                                                                     std::string_view prefix = "breakpoint");
 
 }  // namespace aftershock::stress
 

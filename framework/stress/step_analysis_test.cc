@@ -190,6 +190,23 @@ TEST(BisectBreakpointTest, NarrowsToTheResolutionWithinItsBound) {
   EXPECT_FALSE(r.trials[0].held);
 }
 
+TEST(BisectBreakpointTest, TheRefinedBreakpointIsOneLineAndProperties) {
+  BisectionResult r{.last_good_rate = 200, .first_bad_rate = 212.5,
+                    .trials = {{250, false}, {225, false}, {212.5, false}}, .converged = false};
+  EXPECT_EQ(FormatBisectionText(r, 5),
+            "refined (bisection, resolution 5/s): held up to 200/s; first failed at 212.5/s (3 trials: 250/s failed, "
+            "225/s failed, 212.5/s failed; did not converge: the trial budget ran out)\n");
+  r.trials = {{206.25, true}};
+  r.last_good_rate = 206.25;
+  r.converged = true;
+  EXPECT_EQ(FormatBisectionText(r, 10),
+            "refined (bisection, resolution 10/s): held up to 206.25/s; first failed at 212.5/s (1 trial: 206.25/s held)\n");
+  const auto props = BisectionProperties(r, 10);
+  ASSERT_EQ(props.size(), 5u);
+  EXPECT_EQ(props[0], (std::pair<std::string, std::string>{"breakpoint_bisect_last_held_rate", "206.25"}));
+  EXPECT_EQ(props[3], (std::pair<std::string, std::string>{"breakpoint_bisect_converged", "true"}));
+}
+
 TEST(BisectBreakpointTest, StopsAtMaxIterationsAndSaysItDidNotConverge) {
   const BisectionResult r = BisectBreakpoint(
       {.last_good_rate = 0, .first_bad_rate = 1000, .resolution = 1, .max_iterations = 3}, [](double) { return true; });

@@ -35,6 +35,9 @@
 #include "fixtures/targets/gateway/gateway_target.h"
 #include "framework/cluster/postgres_instance.h"
 #include "framework/gtest/flags.h"
+#include "framework/gtest/interrupt.h"
+#include "framework/ledger/promise_ledger.h"
+#include "framework/load/open_model_runner.h"
 #include "framework/load/rate_profile.h"
 #include "framework/process/fd_limit.h"
 #include "framework/safety/host_signals.h"
@@ -207,12 +210,64 @@ class BankingSuite : public fixtures::ResilienceScenario {
     options.slo.success_ratio_min = p.GetDouble("slo_success_ratio");
     options.slo.shed_ratio_max = p.GetDouble("slo_shed_ratio");
     const stress::BreakpointReport report = stress::AnalyzeSteps(outcome.load.timeline, profile, options, &outcome.load.health);
-    const std::string text = stress::FormatBreakpointText(report);
+    std::string text = stress::FormatBreakpointText(report);
+    std::vector<std::pair<std::string, std::string>> properties = stress::BreakpointProperties(report);
+    // The adaptive mode (bisect_resolution): constant trials between the last step that held and the
+    // first that did not, judged by the same SLO.
+    if (const std::optional<double> resolution = p.FindDouble("bisect_resolution")) {
+      const double step_seconds = p.GetDuration("bisect_step_seconds");
+      const int max_trials = static_cast<int>(p.GetInteger("bisect_max_trials"));
+      if (report.found() && report.last_held >= 0 && !outcome.interrupted) {
+        const stress::BisectionResult b = stress::BisectBreakpoint(
+            {.last_good_rate = report.steps[static_cast<std::size_t>(report.last_held)].rate,
+             .first_bad_rate = report.steps[static_cast<std::size_t>(report.first_failed)].rate,
+             .resolution = *resolution,
+             .max_iterations = max_trials},
+            [&](double rate) { return HeldAt(rate, step_seconds, options); });
+        text += stress::FormatBisectionText(b, *resolution);
+        for (auto& property : stress::BisectionProperties(b, *resolution)) properties.push_back(std::move(property));
+      } else {
+        text += "refined: no bisection (" +
+                std::string(outcome.interrupted ? "the run was interrupted"
+                                                : "no step held before the first that failed, or none failed") +
+                ")\n";
+      }
+    }
     breakpoint_text_ = text;
     std::cout << "Breakpoint report:\n" << text;
     std::ofstream(Artifacts() / "breakpoint.txt") << text;
     std::ofstream(Artifacts() / "breakpoint.csv") << stress::FormatBreakpointCsv(report);
-    for (const auto& [key, value] : stress::BreakpointProperties(report)) RecordProperty(key, value);
+    for (const auto& [key, value] : properties) RecordProperty(key, value);
+  }
+
+  // One bisection trial: `step_seconds` of constant load at `rate` against the running gateway,
+  // judged as one step of the breakpoint report. Its payments are not verified (a fresh ledger).
+  bool HeldAt(double rate, double step_seconds, const stress::StepAnalysisOptions& options) {
+    if (gtest_integration::InterruptRequested()) return false;
+    const load::RateProfile trial = load::RateProfile::FromStages({load::StageSpec{
+        .name = kBreakpoint, .kind = load::StageKind::kSteps, .rate_from = rate, .rate_to = rate,
+        .duration_seconds = step_seconds, .steps = 1}});
+    gateway::GatewayTargetOptions target_options;
+    target_options.max_connections = config().max_in_flight;
+    target_options.io_threads = 2;
+    gateway::GatewayTarget target(gateway_->address(), target_options);
+    ledger::PromiseLedger ledger;
+    const RunClock clock = RunClock::StartNow();
+    std::unique_ptr<load::Workload> workload = target.MakeWorkload(ledger, clock);
+    load::RunnerOptions runner{.profile = trial,
+                               .call_deadline = std::chrono::milliseconds(
+                                   static_cast<long long>(config().call_deadline_seconds * 1000)),
+                               .max_in_flight = config().max_in_flight,
+                               .policy = target.Policy()};
+    runner.stop_requested = [] { return gtest_integration::InterruptRequested(); };
+    const load::RunResult result = load::OpenModelRunner(*workload, runner, clock).Run();
+    const stress::BreakpointReport r = stress::AnalyzeSteps(result.timeline, trial, options, &result.health);
+    const stress::StepResult& step = r.steps.at(0);
+    const bool held = step.held && !r.generator_limited && !result.interrupted;
+    std::cout << "bisection trial at " << rate << "/s: " << (held ? "held" : "failed") << " (goodput "
+              << step.goodput << "/s, p99 " << step.p99_ms << " ms, success " << step.success_ratio
+              << (r.generator_limited ? ", generator-limited" : "") << ")" << std::endl;
+    return held;
   }
 
   std::unique_ptr<cluster::PostgresInstance> pg_;
