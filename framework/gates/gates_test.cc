@@ -524,6 +524,25 @@ TEST(GatesTest, GeneratorLimitedRedWithReasonAndFigures) {
   EXPECT_EQ(Figure(r, "lag_max_ms"), 900);
 }
 
+TEST(GatesTest, GeneratorLimitedNamesLateCompletions) {
+  Scenario sc;
+  sc.health.generator_limited = true;
+  sc.health.reason = "900 of 1000 calls finished more than 500 ms past their deadline";
+  sc.health.achieved_rate = 100;
+  sc.health.lag_p99_ms = 2;
+  sc.health.lag_max_ms = 5;
+  sc.health.late_completions = 900;
+  sc.health.completion_lag_max_ms = 7000;
+  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "generator-limited (900 of 1000 calls finished more than 500 ms past their deadline): achieved 100/s of "
+            "100/s offered, dispatch lag p99 2 ms, max 5 ms, 900 calls finished late past their deadline (latest "
+            "7000 ms); the figures describe the generator, not the service");
+  EXPECT_EQ(Figure(r, "late_completions"), 900);
+  EXPECT_EQ(Figure(r, "completion_lag_max_ms"), 7000);
+}
+
 TEST(GatesTest, GeneratorLimitedRedWhenHealthMissing) {
   Scenario sc;
   sc.inputs.health = nullptr;

@@ -46,7 +46,8 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
                {"dispatched", D(h->dispatched)},  {"cpu_seconds", h->cpu_seconds},
                {"pool_waits", D(h->pool_waits)},  {"pool_wait_timeouts", D(h->pool_wait_timeouts)},
                {"pool_wait_ms_total", h->pool_wait_ms_total}, {"pool_waited_then_deadline", D(h->pool_waited_then_deadline)},
-               {"generator_failed", D(h->generator_failed)}};
+               {"generator_failed", D(h->generator_failed)}, {"late_completions", D(h->late_completions)},
+               {"completion_lag_max_ms", h->completion_lag_max_ms}};
   // Generator-side failures are the generator's verdict even if nothing else flagged it.
   r.passed = !h->generator_limited && h->pool_wait_timeouts == 0 && h->pool_waited_then_deadline == 0 &&
              h->generator_failed == 0;
@@ -58,6 +59,10 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
                FormatNumber(h->pool_wait_ms_total / 1000.0) + " s in total), " + std::to_string(h->pool_wait_timeouts) +
                " timed out still waiting, " + std::to_string(h->pool_waited_then_deadline) +
                " hit the deadline after waiting, " + std::to_string(h->generator_failed) + " generator-side failures";
+  }
+  if (h->late_completions > 0) {
+    numbers += ", " + std::to_string(h->late_completions) + " calls finished late past their deadline (latest " +
+               FormatNumber(h->completion_lag_max_ms) + " ms)";
   }
   std::string reason = h->reason;
   if (reason.empty() && !r.passed) {

@@ -182,6 +182,9 @@ RunResult OpenModelRunner::Run() {
   h.pool_wait_ms_total = Ms(waits.total_wait.count());
   h.pool_wait_ms_max = Ms(waits.max_wait.count());
   h.generator_failed = result.generator_failed;
+  h.late_completions = late_completions_.load();
+  h.completion_lag_max_ms = Ms(completion_lag_max_ns_.load());
+  const std::uint64_t finished = result.ok + result.failed + result.generator_failed;
   std::string reason;
   if (h.lag_p99_ms > options_.max_lag_p99_ms) {
     reason = "dispatch lag p99 " + std::to_string(h.lag_p99_ms) + " ms exceeds " +
@@ -202,6 +205,15 @@ RunResult OpenModelRunner::Run() {
               " s in total, longest " + std::to_string(h.pool_wait_ms_max) +
               " ms); size the workload's pool (HttpWorkload max_connections, BlockingWorkload workers and "
               "queue) to the in-flight ceiling";
+  }
+  if (finished > 0 &&
+      static_cast<double>(h.late_completions) > options_.max_late_completion_ratio * static_cast<double>(finished)) {
+    if (!reason.empty()) reason += "; ";
+    reason += std::to_string(h.late_completions) + " of " + std::to_string(finished) +
+              " calls finished more than " + std::to_string(options_.max_completion_lag.count()) +
+              " ms past their deadline (latest " + std::to_string(h.completion_lag_max_ms) +
+              " ms): the generator's transport (or the host) could not keep up with completions, so their "
+              "latencies are the generator's";
   }
   h.generator_limited = !reason.empty();
   h.reason = reason;
@@ -283,6 +295,13 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
   outcome.completed = now;
   workload_.OnFinal(*call->state, outcome);
   const std::int64_t latency = std::chrono::duration_cast<std::chrono::nanoseconds>(now - call->intended).count();
+  if (now > call->deadline) {
+    const std::int64_t past = std::chrono::duration_cast<std::chrono::nanoseconds>(now - call->deadline).count();
+    std::int64_t seen = completion_lag_max_ns_.load(std::memory_order_relaxed);
+    while (past > seen && !completion_lag_max_ns_.compare_exchange_weak(seen, past, std::memory_order_relaxed)) {
+    }
+    if (now - call->deadline > options_.max_completion_lag) late_completions_.fetch_add(1, std::memory_order_relaxed);
+  }
   const bool generator_side = !outcome.ok && IsGeneratorSideCode(code);
   (outcome.ok ? ok_ : generator_side ? generator_failed_ : failed_).fetch_add(1, std::memory_order_relaxed);
   {

@@ -50,6 +50,12 @@ struct RunnerOptions {
   // result is flagged generator-limited (a property of the generator, not of the service).
   double max_lag_p99_ms = 10;
   double min_achieved_ratio = 0.95;
+  // A call's final outcome seen later than max_completion_lag past its deadline was noticed late: the
+  // generator's transport threads (or the host) could not keep up with completions, so its latency
+  // is the generator's, not the service's. Above max_late_completion_ratio of the finished calls the
+  // result is generator-limited.
+  std::chrono::milliseconds max_completion_lag{500};
+  double max_late_completion_ratio = 0.01;
   // Polled before every arrival and at least every 100 ms while waiting for the next one; true stops
   // dispatching early (e.g. on SIGINT, or a safety abort). Once stopped, no retry is sent either: a
   // call that would have been retried ends with its last attempt's code. Optional.
@@ -118,6 +124,8 @@ class OpenModelRunner {
   std::atomic<bool> stopping_{false};            // the dispatcher saw stop_requested: no more retries
   std::atomic<std::int64_t> last_sent_ns_{-1};   // run-clock ns of the last attempt handed to the workload
   std::atomic<std::uint64_t> offered_{0}, ok_{0}, failed_{0}, shed_{0}, retries_{0}, generator_failed_{0};
+  std::atomic<std::uint64_t> late_completions_{0};   // finished more than max_completion_lag past the deadline
+  std::atomic<std::int64_t> completion_lag_max_ns_{0};  // the latest finish past its deadline
   std::mutex drain_mu_;
   std::condition_variable drained_;
 

@@ -33,7 +33,7 @@ class FakeAsyncWorkload : public Workload {
     attempts_.fetch_add(1);
     Answer a = script_(attempt.sequence, attempt.number, attempt.intended - clock_.start());
     auto when = Clock::now() + a.delay;
-    if (when > attempt.deadline) {
+    if (honour_deadline_ && when > attempt.deadline) {
       when = attempt.deadline;
       a.code = kCodeDeadlineExceeded;
     }
@@ -48,6 +48,7 @@ class FakeAsyncWorkload : public Workload {
 
   std::atomic<int> attempts_{0};
   Idempotency idempotency_ = Idempotency::kIdempotent;
+  bool honour_deadline_ = true;  // false: a transport that notices its deadline late
   std::mutex mu_;
   int finals_ok_ = 0, finals_indeterminate_ = 0;
 
@@ -121,6 +122,30 @@ TEST(OpenModelRunnerTest, StallLongerThanTheDeadlineGivesFailuresNotSlowOks) {
   EXPECT_EQ(r.timeline.seconds()[1].indeterminate, 50u);
   EXPECT_EQ(r.timeline.seconds()[1].ok, 0u);
   EXPECT_EQ(w.finals_indeterminate_, 75);
+  // Deadline failures seen at their deadline are the service's, not a late generator's.
+  EXPECT_EQ(r.health.late_completions, 0u);
+  EXPECT_LT(r.health.completion_lag_max_ms, 500);
+  EXPECT_EQ(r.health.reason.find("past their deadline"), std::string::npos) << r.health.reason;
+}
+
+TEST(OpenModelRunnerTest, CompletionsNoticedLongAfterTheirDeadlineAreGeneratorLimited) {
+  // The weekly alert-chain run of 2026-12-02: a 2 s deadline, failures seen 4-9 s after their send
+  // because the transport's threads fell behind. Their latency is the generator's, and the verdict
+  // must say so rather than blame the service (or the in-flight ceiling).
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{milliseconds(900), kCodeUnavailable}; });
+  w.honour_deadline_ = false;
+  RunnerOptions o = Options(50, 1);
+  o.call_deadline = milliseconds(100);
+  o.max_lag_p99_ms = 50;
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  EXPECT_EQ(r.failed, 50u);
+  EXPECT_EQ(r.health.late_completions, 50u);
+  EXPECT_GE(r.health.completion_lag_max_ms, 700);
+  EXPECT_TRUE(r.health.generator_limited);
+  EXPECT_NE(r.health.reason.find("50 of 50 calls finished more than 500 ms past their deadline"), std::string::npos)
+      << r.health.reason;
 }
 
 TEST(OpenModelRunnerTest, InternalIsNeverRetriedByDefault) {

@@ -31,6 +31,10 @@ struct GeneratorHealth {
   std::uint64_t pool_wait_timeouts = 0;  // attempts that reached their deadline still waiting
   std::uint64_t pool_waited_then_deadline = 0;  // attempts that waited, were sent late, then hit the deadline
   std::uint64_t generator_failed = 0;    // final outcomes with a generator-side code (not the service's)
+  // Completions noticed late: a call's outcome seen well past its deadline means the generator's
+  // transport threads (or the host) fell behind, and the measured latency is the generator's.
+  std::uint64_t late_completions = 0;    // finished more than RunnerOptions::max_completion_lag past the deadline
+  double completion_lag_max_ms = 0;      // the latest finish past its deadline
   bool generator_limited = false;     // the verdict: the figures describe the generator, not the service
   std::string reason;                 // why, when generator_limited
 };
