@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
-  libboost-dev libyaml-cpp-dev nlohmann-json3-dev libpq-dev
+  libboost-dev libyaml-cpp-dev nlohmann-json3-dev libpq-dev libsqlite3-dev
   # the embedded cluster and the alert chain: real parts, as users run them
   postgresql-15 postgresql-client-15 patroni etcd-server etcd-client
   prometheus prometheus-alertmanager
