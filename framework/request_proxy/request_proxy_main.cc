@@ -1,105 +1,130 @@
-// aftershock-request-proxy: the HTTP fault proxy and its control API as a program, for a suite that
-// puts it between a service it does not modify and that service's upstream.
+// aftershock-request-proxy: the HTTP- and gRPC-aware fault proxy program (docs/request-proxy.md).
 //
-//   aftershock-request-proxy --upstream=127.0.0.1:9100 [--listen=127.0.0.1:0]
-//       [--control-listen=127.0.0.1:0] [--port-file=F] [--control-port-file=F] [--seed=N]
+//   aftershock-request-proxy --control-listen=127.0.0.1:0 --http-listen=127.0.0.1:0
+//       --http-upstream=127.0.0.1:8080 [--grpc-listen=127.0.0.1:0 --grpc-upstream=127.0.0.1:50051]
+//       [--port-file=PATH] [--seed=N]
 //
-// Prints "listening <port> control <port>" once both are bound (and writes the port files).
-// SIGINT / SIGTERM: clears every rule, stops, exits 0. A bad flag exits 2 naming it.
+// Prints "request-proxy listening control=... http=... grpc=..." once every listener is up, then
+// writes the control port to --port-file (GET /listeners on it names the others). On SIGINT or
+// SIGTERM it clears every rule, stops and exits 0.
 #include <csignal>
-#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <memory>
 #include <optional>
-#include <random>
+#include <stdexcept>
 #include <string>
 
 #include "framework/process/port_file.h"
-#include "framework/request_proxy/control_api.h"
+#include "framework/request_proxy/control_server.h"
+#include "framework/request_proxy/grpc_fault_proxy.h"
 #include "framework/request_proxy/http_fault_proxy.h"
+#include "framework/request_proxy/request_rules.h"
 
 namespace {
 
 using namespace aftershock::request_proxy;
 
-struct Flags {
-  std::string listen = "127.0.0.1:0";
-  std::string control_listen = "127.0.0.1:0";
-  std::string upstream;
-  std::string port_file;
-  std::string control_port_file;
-  std::optional<std::uint64_t> seed;
+class FlagError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
-constexpr char kUsage[] =
-    "usage: aftershock-request-proxy --upstream=HOST:PORT [--listen=HOST:PORT] [--control-listen=HOST:PORT]\n"
-    "       [--port-file=PATH] [--control-port-file=PATH] [--seed=N]\n";
-
-Flags Parse(int argc, char** argv) {
-  Flags f;
+std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
+  static const char* const kKnown[] = {"http-listen", "http-upstream", "grpc-listen", "grpc-upstream",
+                                       "control-listen", "port-file", "seed"};
+  std::map<std::string, std::string> flags;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) throw FlagError("unexpected argument '" + arg + "' (flags are --name=value)");
     const auto eq = arg.find('=');
-    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
-      throw std::invalid_argument("unexpected argument '" + arg + "' (flags are --name=value)");
-    }
-    const std::string name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
-    if (name == "listen") f.listen = value;
-    else if (name == "control-listen") f.control_listen = value;
-    else if (name == "upstream") f.upstream = value;
-    else if (name == "port-file") f.port_file = value;
-    else if (name == "control-port-file") f.control_port_file = value;
-    else if (name == "seed") {
-      std::size_t used = 0;
-      try {
-        f.seed = std::stoull(value, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != value.size() || value.empty()) throw std::invalid_argument("bad value '" + value + "' for --seed: not an integer");
-    } else {
-      throw std::invalid_argument("unknown flag --" + name);
-    }
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    bool known = false;
+    for (const char* k : kKnown) known = known || name == k;
+    if (!known) throw FlagError("unknown flag --" + name);
+    if (eq == std::string::npos) throw FlagError("flag --" + name + " needs a value (--" + name + "=...)");
+    if (flags.count(name) != 0) throw FlagError("flag --" + name + " given twice");
+    flags[name] = arg.substr(eq + 1);
   }
-  if (f.upstream.empty()) throw std::invalid_argument("--upstream=HOST:PORT is required");
-  return f;
+  return flags;
+}
+
+std::string Address(const std::string& listen, int port) {
+  return listen.substr(0, listen.rfind(':')) + ":" + std::to_string(port);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Flags flags;
   try {
-    flags = Parse(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "aftershock-request-proxy: %s\n%s", e.what(), kUsage);
-    return 2;
-  }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread: only sigwait below sees them
-  try {
-    auto rules = std::make_shared<RuleTable>(flags.seed ? *flags.seed : std::random_device{}());
-    HttpFaultProxy proxy({.listen = flags.listen, .upstream = flags.upstream}, rules);
-    ControlServer control(flags.control_listen, rules);
-    if (!flags.port_file.empty() && !aftershock::process::WritePortFile(flags.port_file, proxy.port())) {
-      throw std::runtime_error("cannot write " + flags.port_file);
+    const auto flags = ParseFlags(argc, argv);
+    auto flag = [&](const char* name) -> std::string {
+      const auto it = flags.find(name);
+      return it == flags.end() ? "" : it->second;
+    };
+    if (flag("control-listen").empty()) throw FlagError("--control-listen is required");
+    const bool http = !flag("http-upstream").empty() || !flag("http-listen").empty();
+    const bool grpc = !flag("grpc-upstream").empty() || !flag("grpc-listen").empty();
+    if (http && (flag("http-upstream").empty() || flag("http-listen").empty())) {
+      throw FlagError("--http-listen and --http-upstream go together");
     }
-    if (!flags.control_port_file.empty() && !aftershock::process::WritePortFile(flags.control_port_file, control.port())) {
-      throw std::runtime_error("cannot write " + flags.control_port_file);
+    if (grpc && (flag("grpc-upstream").empty() || flag("grpc-listen").empty())) {
+      throw FlagError("--grpc-listen and --grpc-upstream go together");
     }
-    std::printf("listening %d control %d upstream %s\n", proxy.port(), control.port(), flags.upstream.c_str());
+    if (!http && !grpc) throw FlagError("give --http-listen/--http-upstream, --grpc-listen/--grpc-upstream, or both");
+    std::optional<std::uint64_t> seed;
+    if (!flag("seed").empty()) {
+      std::size_t used = 0;
+      try {
+        seed = std::stoull(flag("seed"), &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != flag("seed").size() || used == 0) throw FlagError("bad value '" + flag("seed") + "' for --seed: not an integer");
+    }
+
+    // Block the signals before any thread starts, so only sigwait below receives them.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+    auto rules = std::make_shared<RuleTable>(seed ? RuleTable::SeededRng(*seed) : RuleTable::RandomRng());
+    nlohmann::json listeners = nlohmann::json::object();
+    std::unique_ptr<HttpFaultProxy> http_proxy;
+    std::unique_ptr<GrpcFaultProxy> grpc_proxy;
+    if (http) {
+      http_proxy = std::make_unique<HttpFaultProxy>(
+          rules, HttpFaultProxyOptions{.listen = flag("http-listen"), .upstream = flag("http-upstream")});
+      listeners["http"] = Address(flag("http-listen"), http_proxy->port());
+    }
+    if (grpc) {
+      grpc_proxy = std::make_unique<GrpcFaultProxy>(
+          rules, GrpcFaultProxyOptions{.listen = flag("grpc-listen"), .upstream = flag("grpc-upstream")});
+      listeners["grpc"] = Address(flag("grpc-listen"), grpc_proxy->port());
+    }
+    ControlServer control(rules, {.listen = flag("control-listen"), .listeners = listeners});
+    listeners["control"] = Address(flag("control-listen"), control.port());
+    std::printf("request-proxy listening control=%s http=%s grpc=%s\n", listeners["control"].get<std::string>().c_str(),
+                listeners.value("http", std::string("-")).c_str(), listeners.value("grpc", std::string("-")).c_str());
     std::fflush(stdout);
-    int signal = 0;
-    sigwait(&signals, &signal);
-    rules->ClearAll();  // nothing is faulted from here on, even for requests still in flight
+    if (!flag("port-file").empty() && !aftershock::process::WritePortFile(flag("port-file"), control.port())) {
+      throw std::runtime_error("cannot write --port-file '" + flag("port-file") + "'");
+    }
+
+    int received = 0;
+    sigwait(&signals, &received);
+    const std::size_t cleared = rules->ClearAll();
     control.Stop();
-    proxy.Stop();
-    std::printf("stopped on signal %d\n", signal);
+    if (grpc_proxy) grpc_proxy->Stop();
+    if (http_proxy) http_proxy->Stop();
+    std::printf("request-proxy stopping on signal %d: cleared %zu rule(s)\n", received, cleared);
     return 0;
+  } catch (const FlagError& e) {
+    std::fprintf(stderr, "aftershock-request-proxy: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aftershock-request-proxy: %s\n", e.what());
     return 1;

@@ -1,50 +1,51 @@
 #include "framework/request_proxy/request_proxy_process.h"
 
 #include <stdexcept>
-#include <thread>
+#include <utility>
 
-#include "framework/net/http_exchange.h"
 #include "framework/net/loopback.h"
-#include "framework/process/log_tail.h"
 #include "framework/process/port_file.h"
 
 namespace aftershock::request_proxy {
+namespace {
 
-std::string DefaultRequestProxyBinary() { return AFTERSHOCK_REQUEST_PROXY_BINARY; }
+int PortOf(const nlohmann::json& listeners, const char* key) {
+  if (!listeners.contains(key)) return 0;
+  const auto split = net::SplitHostPort(listeners.at(key).get<std::string>());
+  return split ? split->port : 0;
+}
 
-RequestProxyProcess RequestProxyProcess::Start(RequestProxyProcessOptions options) {
-  net::RequireLoopbackAddress(options.upstream, "request proxy upstream");
-  process::ScratchDir scratch = process::ScratchDir::Create("aftershock-request-proxy");
-  const std::string port_file = scratch.path() + "/port";
-  const std::string control_file = scratch.path() + "/control-port";
-  const std::string log = options.log_path.empty() ? scratch.path() + "/request-proxy.log" : options.log_path;
-  process::ChildOptions child_options;
-  child_options.program = options.binary;
-  child_options.args = {"--upstream=" + options.upstream, "--port-file=" + port_file,
-                        "--control-port-file=" + control_file};
-  if (options.seed) child_options.args.push_back("--seed=" + std::to_string(*options.seed));
-  child_options.log_path = log;
-  process::ChildProcess child = process::ChildProcess::Start(child_options);
-  const auto deadline = std::chrono::steady_clock::now() + options.ready_timeout;
-  auto fail = [&](const std::string& why) {
-    child.Stop(std::chrono::seconds(2));
-    return std::runtime_error("aftershock-request-proxy (pid " + std::to_string(child.pid()) + ") " + why +
-                              "; log: " + log + "\n--- last lines ---\n" + process::TailOfFile(log, 20));
-  };
-  const process::PortFileWait port = process::WaitForPortFile(child, port_file, deadline);
-  if (!port.port) throw fail(port.failure);
-  const process::PortFileWait control = process::WaitForPortFile(child, control_file, deadline);
-  if (!control.port) throw fail(control.failure);
-  // Bounded by the deadline: the control API answers /healthz once it serves.
-  for (int i = 0; i < 10000; ++i) {
-    const auto r = net::HttpExchange({.port = *control.port, .target = "/healthz"}, std::chrono::milliseconds(500));
-    if (r.success()) {
-      return RequestProxyProcess(std::move(scratch), std::move(child), log, *port.port, *control.port);
-    }
-    if (std::chrono::steady_clock::now() >= deadline) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}  // namespace
+
+RequestProxyProcess RequestProxyProcess::Start(const RequestProxyProcessOptions& options) {
+  if (options.scratch_dir.empty()) throw std::invalid_argument("RequestProxyProcess: 'scratch_dir' is required");
+  if (options.http_upstream.empty() && options.grpc_upstream.empty()) {
+    throw std::invalid_argument("RequestProxyProcess: give 'http_upstream', 'grpc_upstream' or both");
   }
-  throw fail("never answered /healthz on its control port " + std::to_string(*control.port));
+  const std::string port_file = options.scratch_dir + "/request-proxy.port";
+  const std::string log_path = options.scratch_dir + "/request-proxy.log";
+  process::ChildOptions child;
+  child.program = options.program;
+  child.log_path = log_path;
+  child.args = {"--control-listen=127.0.0.1:0", "--port-file=" + port_file};
+  if (!options.http_upstream.empty()) {
+    child.args.push_back("--http-listen=127.0.0.1:0");
+    child.args.push_back("--http-upstream=" + options.http_upstream);
+  }
+  if (!options.grpc_upstream.empty()) {
+    child.args.push_back("--grpc-listen=127.0.0.1:0");
+    child.args.push_back("--grpc-upstream=" + options.grpc_upstream);
+  }
+  if (options.seed) child.args.push_back("--seed=" + std::to_string(*options.seed));
+  RequestProxyProcess proxy(process::ChildProcess::Start(child), log_path);
+  const process::PortFileWait wait =
+      process::WaitForPortFile(proxy.child_, port_file, std::chrono::steady_clock::now() + options.start_timeout);
+  if (!wait.port) throw std::runtime_error("aftershock-request-proxy " + wait.failure + " (log: " + log_path + ")");
+  proxy.control_port_ = *wait.port;
+  const nlohmann::json listeners = proxy.client().Listeners();
+  proxy.http_port_ = PortOf(listeners, "http");
+  proxy.grpc_port_ = PortOf(listeners, "grpc");
+  return proxy;
 }
 
 }  // namespace aftershock::request_proxy

@@ -1,51 +1,54 @@
-// RequestProxyProcess: starts aftershock-request-proxy for a test or suite and owns it: waits
-// (bounded) for both port files and the control API's /healthz, throws naming the log and its last
-// lines when it never gets ready; destruction stops it by PID (SIGTERM: it clears its rules).
+// RequestProxyProcess: the aftershock-request-proxy program as a child process (child_process.h)
+// for tests and suites: started on free loopback ports, ready when Start returns, stopped (SIGTERM:
+// the proxy clears its rules) by Stop or the destructor.
 //
-//   RequestProxyProcess proxy = RequestProxyProcess::Start({.upstream = metadata.address()});
-//   service args: "--metadata=" + proxy.address();
-//   RequestProxyClient client(proxy.control_address());
+//   RequestProxyProcess proxy = RequestProxyProcess::Start({.program = kRequestProxyPath,
+//       .http_upstream = server.address(), .scratch_dir = scratch.path()});
+//   RequestProxyClient client = proxy.client();
+//   ... send load to 127.0.0.1:<proxy.http_port()> ...
 #ifndef AFTERSHOCK_FRAMEWORK_REQUEST_PROXY_REQUEST_PROXY_PROCESS_H_
 #define AFTERSHOCK_FRAMEWORK_REQUEST_PROXY_REQUEST_PROXY_PROCESS_H_
 
 #include <chrono>
-#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "framework/process/child_process.h"
-#include "framework/process/scratch_dir.h"
+#include "framework/request_proxy/request_proxy_client.h"
 
 namespace aftershock::request_proxy {
 
-// The aftershock-request-proxy this library was built with.
-std::string DefaultRequestProxyBinary();
-
 struct RequestProxyProcessOptions {
-  std::string upstream;                   // host:port (loopback); required
-  std::optional<std::uint64_t> seed{};    // the share draw's seed (unset: random)
-  std::string log_path{};                 // empty: in the scratch directory
-  std::string binary = DefaultRequestProxyBinary();
-  std::chrono::seconds ready_timeout{20};
+  std::string program = "aftershock-request-proxy";  // a path, or a name looked up in PATH
+  std::string http_upstream{};  // loopback host:port; empty = no HTTP proxy
+  std::string grpc_upstream{};  // loopback host:port; empty = no gRPC proxy
+  std::string scratch_dir{};    // required: the port file and the log go here
+  std::optional<std::uint64_t> seed{};  // deterministic share draws
+  std::chrono::milliseconds start_timeout = std::chrono::seconds(10);
 };
 
 class RequestProxyProcess {
  public:
-  static RequestProxyProcess Start(RequestProxyProcessOptions options);
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-  std::string control_address() const { return "127.0.0.1:" + std::to_string(control_port_); }
-  pid_t pid() const { return child_.pid(); }
+  // Throws std::runtime_error naming what failed (with the log's path) when the proxy does not come up.
+  static RequestProxyProcess Start(const RequestProxyProcessOptions& options);
+
+  int control_port() const { return control_port_; }
+  int http_port() const { return http_port_; }  // 0 without an HTTP proxy
+  int grpc_port() const { return grpc_port_; }  // 0 without a gRPC proxy
+  RequestProxyClient client() const { return RequestProxyClient("127.0.0.1", control_port_); }
   const std::string& log_path() const { return log_path_; }
-  bool Alive() { return child_.Running(); }
+  process::ChildProcess& child() { return child_; }
   int Stop(std::chrono::milliseconds grace = std::chrono::seconds(5)) { return child_.Stop(grace); }
 
  private:
-  RequestProxyProcess(process::ScratchDir scratch, process::ChildProcess child, std::string log, int port, int control)
-      : scratch_(std::move(scratch)), child_(std::move(child)), log_path_(std::move(log)), port_(port), control_port_(control) {}
-  process::ScratchDir scratch_;  // before child_: the process stops before its files go
+  RequestProxyProcess(process::ChildProcess child, std::string log_path)
+      : child_(std::move(child)), log_path_(std::move(log_path)) {}
+
   process::ChildProcess child_;
   std::string log_path_;
-  int port_ = 0, control_port_ = 0;
+  int control_port_ = 0;
+  int http_port_ = 0;
+  int grpc_port_ = 0;
 };
 
 }  // namespace aftershock::request_proxy

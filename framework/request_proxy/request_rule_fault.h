@@ -1,15 +1,15 @@
-// RequestRuleFault: a request-proxy rule as a chaos::Fault, so it gets a window on the chaos
-// timeline, is reverted by the scheduler (at its end, on failure, on SIGINT) and proves both ways:
-// applied = the proxy lists the rule (and, with confirm_fired, has fired it at least once);
-// reverted = the proxy no longer lists it. A rule with a lease (ttl_ms) is dropped by the proxy on
-// its own if the test dies without reverting; the fault renews it every third of the lease while
-// applied.
+// RequestRuleFault: a chaos::Fault that sets one request rule on a running request proxy while it
+// is applied (PUT /rules/<id>) and clears it on revert (DELETE /rules/<id>). ConfirmApplied: the
+// proxy lists the rule (and, with confirm_fired, the rule has fired at least once);
+// ConfirmReverted: the proxy no longer lists it.
 //
-//   RequestProxyClient client(proxy.control_address());
-//   auto dead = std::make_shared<RequestRuleFault>("metadata-dead", client,
-//       RequestRule{.id = "dead", .route = "/meta", .action = RuleAction::kStatus, .status = 503,
-//                   .ttl = std::chrono::seconds(30)});
-//   plan.faults.push_back({.at = 5s, .duration = 20s, .fault = dead});
+// A rule with a lease (ttl) is renewed while applied, every ttl/3 (a PUT of the same rule renews
+// the lease and keeps the counters), so a killed test leaves the fault behind for at most one ttl.
+//
+//   auto fault = std::make_shared<RequestRuleFault>("search-503", proxy.client(),
+//       RequestRule{.id = "search-503", .route = "/search", .share = 0.3, .action = StatusAction{503},
+//                   .ttl = std::chrono::seconds(5)});
+//   plan.push_back({.at = 10s, .duration = 20s, .fault = fault});
 #ifndef AFTERSHOCK_FRAMEWORK_REQUEST_PROXY_REQUEST_RULE_FAULT_H_
 #define AFTERSHOCK_FRAMEWORK_REQUEST_PROXY_REQUEST_RULE_FAULT_H_
 
@@ -19,37 +19,40 @@
 #include <thread>
 
 #include "framework/chaos/fault.h"
-#include "framework/request_proxy/control_api.h"
-#include "framework/request_proxy/request_rule.h"
+#include "framework/request_proxy/request_proxy_client.h"
+#include "framework/request_proxy/request_rules.h"
 
 namespace aftershock::request_proxy {
 
 class RequestRuleFault : public chaos::Fault {
  public:
   struct Options {
-    bool confirm_fired = false;  // applied only once the rule has fired (traffic reached it)
+    bool confirm_fired = false;  // ConfirmApplied also waits until the rule has fired
   };
-  // Throws RuleError for an invalid rule.
+  // Validates the rule (RuleError naming the field); throws std::invalid_argument for an empty name.
   RequestRuleFault(std::string name, RequestProxyClient client, RequestRule rule, Options options);
   RequestRuleFault(std::string name, RequestProxyClient client, RequestRule rule)
       : RequestRuleFault(std::move(name), std::move(client), std::move(rule), Options{}) {}
   ~RequestRuleFault() override;
 
   std::string name() const override { return name_; }
-  std::string detail() const override;  // the rule's JSON and the proxy
+  std::string detail() const override;  // "http /search share 0.3: status 503"
   void Apply() override;
   void Revert() override;
   chaos::Confirmation ConfirmApplied(Clock::time_point deadline) override;
   chaos::Confirmation ConfirmReverted(Clock::time_point deadline) override;
 
+  const RequestRule& rule() const { return rule_; }
+
  private:
   void StopRenewing();
+
   std::string name_;
   RequestProxyClient client_;
   RequestRule rule_;
   Options options_;
   std::mutex mu_;
-  std::condition_variable wake_;
+  std::condition_variable cv_;
   bool renewing_ = false;
   std::thread renewer_;
 };

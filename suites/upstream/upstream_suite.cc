@@ -24,6 +24,8 @@
 // `expected_red` lists every gate the defect turns red here and must include them.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -39,7 +41,7 @@
 #include "fixtures/targets/discovery/discovery_process.h"
 #include "fixtures/targets/discovery/discovery_target.h"
 #include "framework/chaos/request_header_fault.h"
-#include "framework/request_proxy/control_api.h"
+#include "framework/request_proxy/request_proxy_client.h"
 #include "framework/request_proxy/request_proxy_process.h"
 #include "framework/request_proxy/request_rule_fault.h"
 #include "framework/gtest/flags.h"
@@ -87,10 +89,13 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
          .log_path = (Artifacts() / "metadata.log").string()}));
     std::string metadata = metadata_->address();
     if (p.GetString("path") == "proxy") {
+      std::filesystem::create_directories(Artifacts() / "request-proxy");
       proxy_ = std::make_unique<request_proxy::RequestProxyProcess>(request_proxy::RequestProxyProcess::Start(
-          {.upstream = metadata, .seed = static_cast<std::uint64_t>(p.GetInteger("chaos_seed")),
-           .log_path = (Artifacts() / "request-proxy.log").string()}));
-      metadata = proxy_->address();  // the unmodified upstream, faulted on the wire
+          {.program = AFTERSHOCK_REQUEST_PROXY_PATH,
+           .http_upstream = metadata,
+           .scratch_dir = (Artifacts() / "request-proxy").string(),
+           .seed = static_cast<std::uint64_t>(p.GetInteger("chaos_seed"))}));
+      metadata = "127.0.0.1:" + std::to_string(proxy_->http_port());  // the unmodified upstream, faulted on the wire
     } else if (p.GetString("path") != "middleware") {
       throw std::invalid_argument(c.source + ": scenario " + c.name + ": params.path must be middleware or proxy, got '" +
                                   p.GetString("path") + "'");
@@ -164,13 +169,13 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
       if (!proxy_) FAIL() << config().source << ": scenario " << config().name << ": proxy_rule needs path: proxy";
       request_proxy::RequestRule rule;
       try {
-        rule = request_proxy::RuleFromJson(proxy_rule);
-      } catch (const request_proxy::RuleError& e) {
+        rule = request_proxy::RuleFromJson(nlohmann::json::parse(proxy_rule));
+      } catch (const std::exception& e) {
         FAIL() << config().source << ": scenario " << config().name << ": params.proxy_rule: " << e.what();
       }
       rule.ttl = std::chrono::seconds(30);  // a killed run leaves nothing behind in the proxy
       auto fault = std::make_shared<request_proxy::RequestRuleFault>(
-          "proxy-rule", request_proxy::RequestProxyClient(proxy_->control_address()), rule,
+          "proxy-rule", proxy_->client(), rule,
           request_proxy::RequestRuleFault::Options{.confirm_fired = true});
       faults.push_back({.at = Ms(steady.from_seconds), .duration = Ms(steady.to_seconds - steady.from_seconds),
                         .fault = fault});
