@@ -6,13 +6,12 @@
 #include <regex>
 
 #include "framework/chaos/postgres_probe.h"
+#include "framework/common/duration_text.h"
 
 namespace aftershock::chaos {
 namespace {
 
 using std::chrono::milliseconds;
-
-std::string Ms(milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
 // True while /proc shows `pid` as a live (not zombie) process.
 bool ProcessAlive(int pid) {
@@ -271,7 +270,7 @@ Confirmation ReplicationLagFault::ConfirmApplied(Clock::time_point deadline) {
       driver_, deadline, ReplicationPort, std::min<milliseconds>(latency_ * 8 / 10, milliseconds(2000)), true,
       [](const ProbeRound& r) { return r.probed > 0 && r.hung == r.probed; },
       "probe through every replication link delayed",
-      "a probe through the replication links was not delayed by about " + Ms(latency_));
+      "a probe through the replication links was not delayed by about " + MsText(latency_));
 }
 
 Confirmation ReplicationLagFault::ConfirmReverted(Clock::time_point deadline) {

@@ -14,13 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "framework/common/duration_text.h"
+
 namespace aftershock::chaos {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-std::string Ms(milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
 }  // namespace
 
@@ -100,11 +100,11 @@ ProbeRound ProbeMembers(const ClusterState& status, const std::function<int(cons
     switch (r.outcome) {
       case PostgresProbe::kAnswered:
         ++round.answered;
-        what = "answered in " + Ms(r.elapsed);
+        what = "answered in " + MsText(r.elapsed);
         break;
       case PostgresProbe::kHung:
         ++round.hung;
-        what = "no answer in " + Ms(timeout);
+        what = "no answer in " + MsText(timeout);
         break;
       case PostgresProbe::kClosed:
         ++round.closed;

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "framework/cluster/internal/cluster_constants.h"
 #include "framework/cluster/internal/free_ports.h"
 #include "framework/cluster/internal/patroni_config.h"
 #include "framework/cluster/internal/pg_processes.h"
@@ -31,10 +32,11 @@ using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr int kMembers = 3;
+using internal::kLogTailLines;
+using internal::kMembers;
+using internal::kRestTimeout;
+
 constexpr const char* kMemberNames[kMembers] = {"a", "b", "c"};
-constexpr milliseconds kRestTimeout{1500};
-constexpr int kLogTailLines = 20;
 
 std::string RandomToken(std::size_t length) {
   static constexpr char kAlphabet[] =

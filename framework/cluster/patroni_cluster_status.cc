@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "framework/cluster/internal/cluster_constants.h"
 #include "framework/cluster/internal/pg_processes.h"
 #include "framework/net/http_exchange.h"
 
@@ -23,10 +24,11 @@ using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr int kMembers = 3;
-constexpr milliseconds kRestTimeout{1500};
+using internal::kLogTailLines;
+using internal::kMembers;
+using internal::kRestTimeout;
+
 constexpr milliseconds kPollInterval{500};
-constexpr int kLogTailLines = 20;
 
 std::optional<Json> GetJson(const std::string& host, int port, const std::string& target) {
   const net::HttpResult result = net::HttpExchange({.host = host, .port = port, .target = target}, kRestTimeout);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "framework/cluster/internal/cluster_constants.h"
 #include "framework/cluster/internal/free_ports.h"
 #include "framework/process/log_tail.h"
 
@@ -18,7 +19,7 @@ namespace aftershock::cluster {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-constexpr int kLogTailLines = 20;
+using internal::kLogTailLines;
 constexpr int kPortAttempts = 3;  // another process may take the picked port before postgres binds it
 
 double SecondsSince(SteadyClock::time_point start) {

@@ -5,21 +5,18 @@
 #include "framework/config/config_error.h"
 #include "framework/config/internal/knobs.h"
 #include "framework/config/internal/nearest_name.h"
+#include "framework/config/internal/scenario_name.h"
 #include "framework/config/scalar_text.h"
 
 namespace aftershock::config {
 namespace {
 
+using internal::IsScenarioName;
+
 [[noreturn]] void FailVariable(std::string_view name, std::string_view value, std::string problem) {
   // Problems are phrased to follow a value ("is not a number"); after "NAME='v':" the verb is noise.
   if (problem.starts_with("is ")) problem.erase(0, 3);
   throw ConfigError(std::string(name) + "='" + std::string(value) + "': " + problem);
-}
-
-bool IsScenarioName(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-  });
 }
 
 std::string_view Trim(std::string_view text) {

@@ -13,6 +13,7 @@
 #include "framework/config/internal/knobs.h"
 #include "framework/config/internal/nearest_name.h"
 #include "framework/config/internal/profile.h"
+#include "framework/config/internal/scenario_name.h"
 #include "framework/config/internal/slo.h"
 #include "framework/config/internal/stop_conditions.h"
 #include "framework/config/internal/system_env.h"
@@ -25,6 +26,7 @@ namespace {
 
 using internal::CheckedMap;
 using internal::Fail;
+using internal::IsScenarioName;
 using internal::kKnobCount;
 using internal::kKnobs;
 using internal::MapEntry;
@@ -51,14 +53,6 @@ std::vector<std::string> ScenarioKeys() {
   std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
-}
-
-bool IsScenarioName(std::string_view name) {
-  if (name.empty()) return false;
-  for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
-  }
-  return true;
 }
 
 bool IsIdentifierPart(std::string_view part) {

@@ -8,8 +8,12 @@
 #include <string_view>
 #include <system_error>
 
+#include "framework/gtest/internal/plain_name.h"
+
 namespace aftershock::gtest_integration {
 namespace {
+
+using internal::IsPlainName;
 
 enum class Kind { kName, kPath, kSeconds };
 
@@ -41,17 +45,6 @@ std::string KnownFlags() {
     known += spec.name;
   }
   return known;
-}
-
-// A set name ends up in stdout markers and in a directory name, so it must be one plain word.
-bool IsPlainName(std::string_view v) {
-  if (v.empty() || v == "." || v == "..") return false;
-  for (char c : v) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
 }
 
 // `source` is "--aftershock_x" or "AFTERSHOCK_X", for the message.

@@ -1,5 +1,6 @@
 #include "framework/gtest/scenario_output.h"
 
+#include "framework/gtest/internal/plain_name.h"
 #include "framework/report/markers.h"
 
 #include <cstdio>
@@ -15,15 +16,7 @@
 namespace aftershock::gtest_integration {
 namespace {
 
-bool IsPlainName(std::string_view v) {
-  if (v.empty() || v == "." || v == "..") return false;
-  for (char c : v) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
+using internal::IsPlainName;
 
 void RequirePlainName(std::string_view what, std::string_view value) {
   if (!IsPlainName(value)) {

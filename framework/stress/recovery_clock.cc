@@ -11,14 +11,13 @@ namespace aftershock::stress {
 namespace {
 
 using internal::Num;
+using internal::SecondsToNs;
 
 struct Completion {
   std::int64_t completed_ns;
   std::int64_t latency_ns;
   bool ok;
 };
-
-std::int64_t ToNs(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
 
 void Validate(const RecoveryOptions& o) {
   auto bad = [](const std::string& why) { throw std::invalid_argument("recovery clock: " + why); };
@@ -59,14 +58,14 @@ std::string Judge(std::vector<std::int64_t>& latencies, std::size_t failed, cons
 
 RecoveryMeasurement MeasureRecovery(const CallLog& log, const RecoveryOptions& o) {
   Validate(o);
-  const std::int64_t drop_ns = ToNs(o.drop_seconds);
+  const std::int64_t drop_ns = SecondsToNs(o.drop_seconds);
   std::vector<Completion> calls;
   std::int64_t last_ns = drop_ns;
   for (const CallRecord& r : log.records) {
     last_ns = std::max(last_ns, r.completed_ns);
     if (r.completed_ns >= drop_ns) calls.push_back({r.completed_ns, r.latency_ns(), r.ok});
   }
-  const std::int64_t end_ns = o.end_seconds >= 0 ? ToNs(o.end_seconds) : last_ns;
+  const std::int64_t end_ns = o.end_seconds >= 0 ? SecondsToNs(o.end_seconds) : last_ns;
   std::sort(calls.begin(), calls.end(),
             [](const Completion& a, const Completion& b) { return a.completed_ns < b.completed_ns; });
 
@@ -74,8 +73,8 @@ RecoveryMeasurement MeasureRecovery(const CallLog& log, const RecoveryOptions& o
   m.evaluated_until = static_cast<double>(end_ns) / 1e9;
   m.incomplete = log.IncompleteReason(end_ns, /*by_completion=*/true);
 
-  const std::int64_t window_ns = ToNs(o.window_seconds);
-  const std::int64_t step_ns = ToNs(o.resolution_seconds);
+  const std::int64_t window_ns = SecondsToNs(o.window_seconds);
+  const std::int64_t step_ns = SecondsToNs(o.resolution_seconds);
   // Consecutive healthy windows that cover the sustain window: starts t, t + step, ..., t + W - window.
   const auto needed = static_cast<std::size_t>(std::llround((o.sustain_seconds - o.window_seconds) / o.resolution_seconds)) + 1;
 
@@ -119,7 +118,7 @@ RecoveryMeasurement MeasureRecovery(const CallLog& log, const RecoveryOptions& o
 }
 
 std::optional<double> ErrorRatio(const CallLog& log, double from_seconds, double to_seconds) {
-  const std::int64_t from = ToNs(from_seconds), to = ToNs(to_seconds);
+  const std::int64_t from = SecondsToNs(from_seconds), to = SecondsToNs(to_seconds);
   std::uint64_t n = 0, failed = 0;
   for (const CallRecord& r : log.records) {
     if (r.completed_ns < from || r.completed_ns >= to) continue;

@@ -16,11 +16,10 @@ using gates::GateResult;
 using internal::Join;
 using internal::Num;
 using internal::SecondsText;
-
-std::int64_t ToNs(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
+using internal::SecondsToNs;
 
 bool InWindow(const CallRecord& r, const TimeWindow& w) {
-  return w.empty() || (r.intended_ns >= ToNs(w.from_seconds) && r.intended_ns < ToNs(w.to_seconds));
+  return w.empty() || (r.intended_ns >= SecondsToNs(w.from_seconds) && r.intended_ns < SecondsToNs(w.to_seconds));
 }
 
 std::string WindowText(const TimeWindow& w) {
@@ -110,7 +109,7 @@ GateResult SheddingContractGate(const CallLog& log, const SheddingContractOption
     throw std::invalid_argument("shedding-contract: min_goodput_fraction must be in [0, 1]");
   }
   const std::string where = "under the plateau (" + WindowText(o.plateau) + ")";
-  if (std::string why = log.IncompleteReason(ToNs(o.plateau.to_seconds)); !why.empty()) {
+  if (std::string why = log.IncompleteReason(SecondsToNs(o.plateau.to_seconds)); !why.empty()) {
     return Red(kSheddingContract, "cannot judge " + where + ": " + why);
   }
   const std::size_t n = o.max_examples;
@@ -188,7 +187,7 @@ GateResult ShedLatencyGate(const CallLog& log, const ShedLatencyOptions& o) {
   if (!(o.budget_ms > 0)) throw std::invalid_argument("shed-latency: budget_ms must be > 0");
   if (!(o.percentile > 0 && o.percentile <= 100)) throw std::invalid_argument("shed-latency: percentile must be in (0, 100]");
   const std::string where = "shed responses in " + WindowText(o.window);
-  const std::int64_t end_ns = o.window.empty() ? std::numeric_limits<std::int64_t>::max() : ToNs(o.window.to_seconds);
+  const std::int64_t end_ns = o.window.empty() ? std::numeric_limits<std::int64_t>::max() : SecondsToNs(o.window.to_seconds);
   if (std::string why = log.IncompleteReason(end_ns); !why.empty()) {
     return Red(kShedLatency, "cannot judge " + where + ": " + why);
   }
@@ -282,7 +281,7 @@ GateResult TargetAliveGate(const std::function<TargetLiveness()>& probe) {
 
 GateResult RecoveryVelocityGate(const CallLog& log, const RecoveryVelocityOptions& o) {
   if (!(o.limit_seconds > 0)) throw std::invalid_argument("recovery-velocity: limit_seconds must be > 0");
-  const std::int64_t drop_ns = ToNs(o.clock.drop_seconds);
+  const std::int64_t drop_ns = SecondsToNs(o.clock.drop_seconds);
   const bool after_drop = std::any_of(log.records.begin(), log.records.end(),
                                       [&](const CallRecord& r) { return r.completed_ns >= drop_ns; });
   if (!after_drop && log.dropped == 0) {

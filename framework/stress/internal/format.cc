@@ -5,6 +5,8 @@
 
 namespace aftershock::stress::internal {
 
+std::int64_t SecondsToNs(double seconds) { return static_cast<std::int64_t>(std::llround(seconds * 1e9)); }
+
 std::string Num(double value) {
   if (std::isnan(value)) return "-";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

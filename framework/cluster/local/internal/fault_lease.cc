@@ -2,13 +2,13 @@
 
 #include <stdexcept>
 
+#include "framework/cluster/local/internal/action_result.h"
+
 namespace aftershock::cluster::internal {
 namespace {
 
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
-
-std::string Ms(milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
 }  // namespace
 
