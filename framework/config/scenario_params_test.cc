@@ -19,7 +19,7 @@ ScenarioParams Sample() {
 }
 
 template <typename F>
-std::string ErrorOf(F&& f) {
+std::string ErrorThrownBy(F&& f) {
   try {
     f();
   } catch (const ConfigError& e) {
@@ -43,21 +43,21 @@ TEST(ScenarioParamsTest, ReadsTypedValues) {
 
 TEST(ScenarioParamsTest, MissingKeyNamesFileLineAndKey) {
   const ScenarioParams params = Sample();
-  EXPECT_EQ(ErrorOf([&] { params.GetDouble("stall_at"); }),
+  EXPECT_EQ(ErrorThrownBy([&] { params.GetDouble("stall_at"); }),
             "manifests/sets/pr.yaml:20: scenario 'stall-burst' has no params key 'stall_at' (params: "
             "count, mode, stall_at_seconds, stall_seconds)");
-  EXPECT_THAT(ErrorOf([] { ScenarioParams().GetString("x"); }), HasSubstr("has no params key 'x' (params: none)"));
+  EXPECT_THAT(ErrorThrownBy([] { ScenarioParams().GetString("x"); }), HasSubstr("has no params key 'x' (params: none)"));
 }
 
 TEST(ScenarioParamsTest, MalformedValueNamesItsOwnLine) {
   const ScenarioParams params = Sample();
-  EXPECT_EQ(ErrorOf([&] { params.GetDouble("mode"); }),
+  EXPECT_EQ(ErrorThrownBy([&] { params.GetDouble("mode"); }),
             "manifests/sets/pr.yaml:24: key 'mode': 'soft' is not a number (params of scenario 'stall-burst')");
-  EXPECT_EQ(ErrorOf([&] { params.FindDouble("mode"); }),
+  EXPECT_EQ(ErrorThrownBy([&] { params.FindDouble("mode"); }),
             "manifests/sets/pr.yaml:24: key 'mode': 'soft' is not a number (params of scenario 'stall-burst')");
-  EXPECT_THAT(ErrorOf([&] { params.GetDuration("mode"); }),
+  EXPECT_THAT(ErrorThrownBy([&] { params.GetDuration("mode"); }),
               HasSubstr("pr.yaml:24: key 'mode': 'soft' is not a duration (expected a number of seconds"));
-  EXPECT_THAT(ErrorOf([&] { params.GetInteger("stall_seconds"); }),
+  EXPECT_THAT(ErrorThrownBy([&] { params.GetInteger("stall_seconds"); }),
               HasSubstr("pr.yaml:23: key 'stall_seconds': '500ms' is not an integer"));
 }
 
@@ -76,7 +76,7 @@ TEST(ScenarioParamsTest, UnreadTracksReadsThroughConstAccessAndCopies) {
 
 TEST(ScenarioParamsTest, FailedReadStillCountsAsRead) {
   const ScenarioParams params = Sample();
-  ErrorOf([&] { params.GetDouble("mode"); });
+  ErrorThrownBy([&] { params.GetDouble("mode"); });
   EXPECT_EQ(params.Unread(), (std::vector<std::string>{"count", "stall_at_seconds", "stall_seconds"}));
 }
 

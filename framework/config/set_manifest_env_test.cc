@@ -13,6 +13,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testing::ErrorOf;
 using testing::kBaseline;
+using testing::kProfiled;
 using testing::kPath;
 using testing::Manifest;
 
@@ -93,15 +94,6 @@ TEST(SetManifestEnvTest, TimeoutCheckUsesTheFinalValues) {
   EXPECT_THAT(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_LOAD_SECONDS", "2m"}})),
               HasSubstr("pr.yaml:15: scenario 'baseline': key 'timeout_seconds' (60 s) must exceed the load (120 s)"));
 }
-
-constexpr char kProfiled[] = R"(  - name: ramping
-    test: PrSuite.DISABLED_Ramping
-    timeout_seconds: 10m
-    profile:
-      - {name: warm-up, kind: constant, rate: 60, duration: 30s}
-      - {name: ramp, kind: ramp, from: 60, to: 400, duration: 20s}
-      - {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}
-)";
 
 TEST(SetManifestEnvTest, RateScalesProfileByEnvOverConfiguredRate) {
   // Configured rate_per_second is the default 100; the environment asks for 200: every rate doubles.

@@ -13,6 +13,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using testing::ErrorOf;
 using testing::kBaseline;
+using testing::kProfiled;
 using testing::kHead;
 using testing::kPath;
 using testing::Manifest;
@@ -299,15 +300,6 @@ TEST(SetManifestTest, TimeoutMustExceedLoadPlusSettle) {
 }
 
 // --- profiles -------------------------------------------------------------------------------------
-
-constexpr char kProfiled[] = R"(  - name: ramping
-    test: PrSuite.DISABLED_Ramping
-    timeout_seconds: 10m
-    profile:
-      - {name: warm-up, kind: constant, rate: 60, duration: 30s}
-      - {name: ramp, kind: ramp, from: 60, to: 400, duration: 20s}
-      - {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}
-)";
 
 TEST(SetManifestProfileTest, ParsesAllStageKinds) {
   const ScenarioConfig c = Parse(Manifest(kProfiled)).scenarios[0];

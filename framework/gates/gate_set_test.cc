@@ -6,10 +6,13 @@
 #include <vector>
 
 #include "framework/gates/gates.h"
+#include "framework/gates/internal/test_gate_results.h"
 #include "gtest/gtest.h"
 
 namespace aftershock::gates {
 namespace {
+
+using internal::MakeGateResult;
 
 std::vector<std::string> Names(const std::vector<GateResult>& results) {
   std::vector<std::string> names;
@@ -17,18 +20,8 @@ std::vector<std::string> Names(const std::vector<GateResult>& results) {
   return names;
 }
 
-// A result without figures (designated initializers would warn about the members left out).
-GateResult Result(std::string name, bool passed, std::string message, bool not_applicable = false) {
-  GateResult r;
-  r.name = std::move(name);
-  r.passed = passed;
-  r.message = std::move(message);
-  r.not_applicable = not_applicable;
-  return r;
-}
-
-GateResult Red(std::string message) { return Result("", false, std::move(message)); }
-GateResult Green(std::string message) { return Result("", true, std::move(message)); }
+GateResult Red(std::string message) { return MakeGateResult("", false, std::move(message)); }
+GateResult Green(std::string message) { return MakeGateResult("", true, std::move(message)); }
 
 TEST(GateSetTest, BuiltInGatesKeepTheReportOrder) {
   const std::vector<std::string> expected = {
@@ -95,15 +88,15 @@ TEST(GateSetTest, ACopiedSetIsExtendedWithoutChangingTheOriginal) {
 
 TEST(AppendGateResultsTest, AppendsAndRejectsADuplicateOrNamelessResult) {
   std::vector<GateResult> results = EvaluatePromiseGates(GateInputs{});
-  AppendGateResults(results, {Result("alert-fired", true, "")});
+  AppendGateResults(results, {MakeGateResult("alert-fired", true, "")});
   EXPECT_EQ(results.back().name, "alert-fired");
   try {
-    AppendGateResults(results, {Result("ledger-not-empty", true, "")});
+    AppendGateResults(results, {MakeGateResult("ledger-not-empty", true, "")});
     FAIL() << "a duplicate gate name was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "gate 'ledger-not-empty' is reported twice");
   }
-  EXPECT_THROW(AppendGateResults(results, {Result("", true, "who am I")}), std::invalid_argument);
+  EXPECT_THROW(AppendGateResults(results, {MakeGateResult("", true, "who am I")}), std::invalid_argument);
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 #include <map>
 #include <set>
 
+#include "framework/gates/internal/test_gate_results.h"
 #include "framework/gates/internal/test_timeline.h"
 #include "gtest/gtest.h"
 
 namespace aftershock::gates {
 namespace {
 
+using internal::GateNamed;
 using internal::Healthy;
 using internal::MakeTimeline;
 using internal::SecondCounts;
@@ -58,12 +60,6 @@ struct Scenario {
   }
 };
 
-const GateResult& Find(const std::vector<GateResult>& results, std::string_view name) {
-  auto it = std::find_if(results.begin(), results.end(), [&](const GateResult& r) { return r.name == name; });
-  if (it == results.end()) throw std::runtime_error("no gate " + std::string(name));
-  return *it;
-}
-
 double Figure(const GateResult& r, const std::string& name) {
   for (const auto& [n, v] : r.figures) {
     if (n == name) return v;
@@ -102,15 +98,15 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n"
             "PASS fault-took-effect: 1 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 0 not confirmable "
             "(primary-kill round 1: leader pg-b (was pg-a) after 1.2 s)\n");
-  EXPECT_EQ(Figure(Find(results, kTrafficServed), "total_ok"), 1860);
-  EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_seconds"), 1);
-  EXPECT_EQ(Figure(Find(results, kLongestOutage), "longest_outage_first_second"), 10);
-  EXPECT_DOUBLE_EQ(Figure(Find(results, kUnavailableSeconds), "unavailable_seconds"), 1.4);
-  EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_primary-kill"), 2);
-  EXPECT_NEAR(Figure(Find(results, kLongestGap), "p1_longest_gap_ms"), 1010, 0.01);
-  EXPECT_EQ(Figure(Find(results, kTimeToRecover), "time_to_recover_ms_round_1"), 2000);
-  EXPECT_EQ(Figure(Find(results, kLedgerNotEmpty), "verification_checked"), 500);
-  EXPECT_EQ(Figure(Find(results, kVerificationDecided), "ledger_exhaustive"), 1);
+  EXPECT_EQ(Figure(GateNamed(results, kTrafficServed), "total_ok"), 1860);
+  EXPECT_EQ(Figure(GateNamed(results, kLongestOutage), "longest_outage_seconds"), 1);
+  EXPECT_EQ(Figure(GateNamed(results, kLongestOutage), "longest_outage_first_second"), 10);
+  EXPECT_DOUBLE_EQ(Figure(GateNamed(results, kUnavailableSeconds), "unavailable_seconds"), 1.4);
+  EXPECT_EQ(Figure(GateNamed(results, kTimeToRecover), "time_to_recover_primary-kill"), 2);
+  EXPECT_NEAR(Figure(GateNamed(results, kLongestGap), "p1_longest_gap_ms"), 1010, 0.01);
+  EXPECT_EQ(Figure(GateNamed(results, kTimeToRecover), "time_to_recover_ms_round_1"), 2000);
+  EXPECT_EQ(Figure(GateNamed(results, kLedgerNotEmpty), "verification_checked"), 500);
+  EXPECT_EQ(Figure(GateNamed(results, kVerificationDecided), "ledger_exhaustive"), 1);
 }
 
 TEST(GatesTest, VerificationDecidedRedWhenErrorsOutweighTheBudget) {
@@ -126,7 +122,7 @@ TEST(GatesTest, VerificationDecidedRedWhenErrorsOutweighTheBudget) {
   sc.verification.undecided_by_code = {{"INTERNAL", 1990}, {"UNAVAILABLE", 9}};
   sc.verification.error_samples = {"key 'k1': read-back: Get: INTERNAL: row gone (re-issue skipped)"};
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
-  const GateResult& r = Find(results, kVerificationDecided);
+  const GateResult& r = GateNamed(results, kVerificationDecided);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "exhaustive: 2000 of 2000 acknowledged promises verified; 1999 undecided (99.95 %: INTERNAL 1990, "
@@ -136,13 +132,13 @@ TEST(GatesTest, VerificationDecidedRedWhenErrorsOutweighTheBudget) {
   EXPECT_FALSE(AllPassed(results));
   // Within a budget it passes, and still says what was undecided.
   sc.inputs.max_undecided_ratio = 0.9999;
-  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kVerificationDecided).passed);
+  EXPECT_TRUE(GateNamed(EvaluateGates(sc.inputs), kVerificationDecided).passed);
   // One undecided promise is over a zero budget.
   Scenario one;
   one.verification.checked = 499;
   one.verification.unverified = 1;
   one.verification.undecided_by_code = {{"not started", 1}};
-  const GateResult o = Find(EvaluateGates(one.inputs), kVerificationDecided);
+  const GateResult o = GateNamed(EvaluateGates(one.inputs), kVerificationDecided);
   EXPECT_FALSE(o.passed);
   EXPECT_NE(o.message.find("1 undecided (0.2 %: not started 1)"), std::string::npos) << o.message;
 }
@@ -151,7 +147,7 @@ TEST(GatesTest, VerificationDecidedSaysSampledBeyondTheBound) {
   Scenario sc;
   sc.inputs.ledger_acknowledged = 50000;
   sc.inputs.ledger_pinned = 120;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kVerificationDecided);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kVerificationDecided);
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.message,
             "sampled: 500 of 50000 acknowledged promises verified (120 kept near faults, 0 near faults did not "
@@ -170,7 +166,7 @@ TEST(GatesTest, PromiseGatesAloneForReverification) {
 TEST(GatesTest, TrafficServedRedWhenNothingSucceeded) {
   Scenario sc;
   sc.timeline = MakeTimeline(std::vector<SecondCounts>(5, SecondCounts{100, 0, 100, 0}));
-  const GateResult r = Find(EvaluateGates(sc.inputs), kTrafficServed);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kTrafficServed);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "no call succeeded (500 offered): the run proves nothing about the service");
   EXPECT_EQ(Figure(r, "total_ok"), 0);
@@ -180,7 +176,7 @@ TEST(GatesTest, TrafficServedRedWhenNothingSucceeded) {
 TEST(GatesTest, NullTimelineFailsTrafficServed) {
   Scenario sc;
   sc.inputs.timeline = nullptr;
-  EXPECT_FALSE(Find(EvaluateGates(sc.inputs), kTrafficServed).passed);
+  EXPECT_FALSE(GateNamed(EvaluateGates(sc.inputs), kTrafficServed).passed);
 }
 
 TEST(GatesTest, LedgerNotEmptyRedWithoutPromisesOrChecks) {
@@ -188,7 +184,7 @@ TEST(GatesTest, LedgerNotEmptyRedWithoutPromisesOrChecks) {
   sc.inputs.ledger_acknowledged = 0;
   sc.verification = VerificationReport{};
   sc.verification.sample_size = 0;
-  GateResult r = Find(EvaluateGates(sc.inputs), kLedgerNotEmpty);
+  GateResult r = GateNamed(EvaluateGates(sc.inputs), kLedgerNotEmpty);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "no promise was acknowledged; verification checked 0 of 0 sampled promises (0 errors, 0 unverified)");
 
@@ -197,7 +193,7 @@ TEST(GatesTest, LedgerNotEmptyRedWithoutPromisesOrChecks) {
   all_errors.verification.sample_size = 3;
   all_errors.verification.errors = 3;
   all_errors.verification.error_samples = {"key 'a': UNAVAILABLE"};
-  r = Find(EvaluateGates(all_errors.inputs), kLedgerNotEmpty);
+  r = GateNamed(EvaluateGates(all_errors.inputs), kLedgerNotEmpty);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "verification checked 0 of 3 sampled promises (3 errors, 0 unverified), first error: key 'a': UNAVAILABLE");
   EXPECT_EQ(Figure(r, "verification_errors"), 3);
@@ -205,10 +201,10 @@ TEST(GatesTest, LedgerNotEmptyRedWithoutPromisesOrChecks) {
   Scenario no_report;
   no_report.inputs.verification = nullptr;
   const std::vector<GateResult> results = EvaluateGates(no_report.inputs);
-  EXPECT_EQ(Find(results, kLedgerNotEmpty).message, "no verification was run");
-  EXPECT_FALSE(Find(results, kPromiseStability).passed);
-  EXPECT_FALSE(Find(results, kReverseLookup).passed);
-  EXPECT_EQ(Find(results, kReverseLookup).message, "no verification report (nothing was checked)");
+  EXPECT_EQ(GateNamed(results, kLedgerNotEmpty).message, "no verification was run");
+  EXPECT_FALSE(GateNamed(results, kPromiseStability).passed);
+  EXPECT_FALSE(GateNamed(results, kReverseLookup).passed);
+  EXPECT_EQ(GateNamed(results, kReverseLookup).message, "no verification report (nothing was checked)");
 }
 
 TEST(GatesTest, PromiseGatesNotApplicableWhenNotRequired) {
@@ -219,7 +215,7 @@ TEST(GatesTest, PromiseGatesNotApplicableWhenNotRequired) {
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   for (std::string_view name : {kLedgerNotEmpty, kVerificationDecided, kPromiseStability, kReverseLookup}) {
-    const GateResult& r = Find(results, name);
+    const GateResult& r = GateNamed(results, name);
     EXPECT_TRUE(r.not_applicable) << name;
     EXPECT_TRUE(r.passed) << name;
     EXPECT_EQ(r.message, "the target makes no promises") << name;
@@ -234,7 +230,7 @@ TEST(GatesTest, LongestOutageRedOverBudget) {
   std::vector<SecondCounts> s = Healthy(30);
   for (int i = 10; i < 16; ++i) s[i] = {100, 0, 90, 10};
   sc.timeline = MakeTimeline(s);
-  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestOutage);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "6 s from second 10 (budget 5 s)");
   EXPECT_EQ(Figure(r, "longest_outage_seconds"), 6);
@@ -248,7 +244,7 @@ TEST(GatesTest, LongestOutageAtTheBudgetPasses) {
   for (int i = 10; i < 15; ++i) s[i] = {100, 0, 100, 0};
   sc.timeline = MakeTimeline(s);
   sc.inputs.faults = {{"f", 10, 14}};
-  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestOutage);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.message, "5 s from second 10 (budget 5 s)");
 }
@@ -260,11 +256,11 @@ TEST(GatesTest, UnavailableSecondsRedWhenDegradationAddsUp) {
   sc.inputs.faults = {};
   sc.health.shed = 400;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
-  const GateResult& r = Find(results, kUnavailableSeconds);
+  const GateResult& r = GateNamed(results, kUnavailableSeconds);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "12 s failure-equivalent (budget 10 s)");
   EXPECT_DOUBLE_EQ(Figure(r, "unavailable_seconds"), 12.0);
-  EXPECT_TRUE(Find(results, kLongestOutage).passed);
+  EXPECT_TRUE(GateNamed(results, kLongestOutage).passed);
 }
 
 TEST(GatesTest, TimeToRecoverRedOverBudgetAndWhenNeverRecovered) {
@@ -274,7 +270,7 @@ TEST(GatesTest, TimeToRecoverRedOverBudgetAndWhenNeverRecovered) {
   for (int i = 25; i < 30; ++i) s[i] = {100, 50, 50, 0};
   sc.timeline = MakeTimeline(s);
   sc.inputs.faults = {{"slow-recovery", 2, 4}, {"ok-fault", 14, 15}, {"never", 24, 24}};
-  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "slow-recovery (round 1) 8 s after the revert (over budget) and 0 s after the apply (recovered inside "
@@ -291,14 +287,14 @@ TEST(GatesTest, LongestGapRedOverItsBudgetWhichDefaultsToTheOutageBudget) {
   std::vector<SecondCounts> s = Healthy(30);
   for (int i = 10; i < 16; ++i) s[i] = {100, 0, 100, 0};  // last success 9.99 s, next 16.0 s
   sc.timeline = MakeTimeline(s);
-  GateResult r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 5 s)");
   EXPECT_NEAR(Figure(r, "p1_longest_gap_ms"), 6010, 0.01);
   EXPECT_NEAR(Figure(r, "p1_longest_gap_start_ms"), 9990, 0.01);
   EXPECT_EQ(Figure(r, "max_gap_seconds"), 5);  // unset: max_outage_seconds
   sc.inputs.budgets.max_gap_seconds = 6.5;
-  r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 6.5 s)");
 }
@@ -314,9 +310,9 @@ TEST(GatesTest, LongestGapRedOnASubSecondStallThatWholeSecondsCallNoOutage) {
   for (int ms = 11'800; ms < 12'000; ms += 10) sc.timeline.RecordOkCompletion(std::int64_t{ms} * 1'000'000);
   sc.inputs.budgets.max_gap_seconds = 1;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
-  EXPECT_TRUE(Find(results, kLongestOutage).passed);
-  EXPECT_EQ(Find(results, kLongestOutage).message, "0 s (budget 5 s)");
-  const GateResult& r = Find(results, kLongestGap);
+  EXPECT_TRUE(GateNamed(results, kLongestOutage).passed);
+  EXPECT_EQ(GateNamed(results, kLongestOutage).message, "0 s (budget 5 s)");
+  const GateResult& r = GateNamed(results, kLongestGap);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "1.31 s between successes from 10.49 s (budget 1 s)");
 }
@@ -327,7 +323,7 @@ TEST(GatesTest, LongestGapRedWhenTheServiceIsDeadAtTheEnd) {
   for (int i = 14; i < 20; ++i) s[i] = {100, 0, 100, 0};
   sc.timeline = MakeTimeline(s);
   sc.inputs.faults = {};
-  const GateResult r = Find(EvaluateGates(sc.inputs), kLongestGap);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "6 s between successes from 13.99 s (budget 5 s)");  // to the last arrival, 19.99 s
 }
@@ -341,7 +337,7 @@ TEST(GatesTest, TimeToRecoverInsideTheFaultWindowIsMeasuredFromTheApply) {
   sc.timeline = MakeTimeline(s);
   sc.timeline.At(12).first_ok_of_intended_ns = 12'400'000'000;
   sc.inputs.faults = {{"primary-kill", 10, 20, 10'250, 20'500}};
-  GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  GateResult r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_EQ(r.message,
             "primary-kill 0 s after the revert and 2.15 s after the apply (recovered inside the fault window) "
@@ -351,7 +347,7 @@ TEST(GatesTest, TimeToRecoverInsideTheFaultWindowIsMeasuredFromTheApply) {
   EXPECT_EQ(Figure(r, "time_to_recover_primary-kill"), 0);  // whole seconds from the end, as before
 
   sc.inputs.budgets.max_recovery_seconds = 2;  // the failover took longer than that
-  r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("2.15 s after the apply (recovered inside the fault window, over budget)"),
             std::string::npos)
@@ -366,7 +362,7 @@ TEST(GatesTest, TimeToRecoverOutsideTheWindowIsJudgedFromTheRevert) {
   sc.timeline = MakeTimeline(s);
   sc.inputs.faults = {{"partition", 10, 15, 10'100, 15'400}};
   sc.inputs.budgets.max_outage_seconds = 10;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_EQ(r.message, "partition 1.6 s after the revert and 6.9 s after the apply (budget 5 s to 3 s in a row at >= 99% ok)");
   EXPECT_NEAR(Figure(r, "time_to_recover_ms_round_1"), 1600, 0.01);
@@ -384,7 +380,7 @@ TEST(GatesTest, EveryRoundKeepsItsOwnTimeToRecoverFigures) {
   sc.inputs.faults = {{"primary-kill", 5, 5, 5'000, 5'000},
                       {"primary-kill", 15, 15, 15'000, 15'000},
                       {"primary-kill", 30, 30, 30'000, 30'000}};
-  GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  GateResult r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "primary-kill (round 1) 1 s, primary-kill (round 2) 3 s, primary-kill (round 3) did not recover (fault "
@@ -397,7 +393,7 @@ TEST(GatesTest, EveryRoundKeepsItsOwnTimeToRecoverFigures) {
   EXPECT_EQ(Figure(r, "time_to_recover_from_apply_ms_round_2"), 3000);  // an action: apply == revert
 
   sc.inputs.faults.pop_back();
-  r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_EQ(Figure(r, "time_to_recover_ms_min"), 1000);
   EXPECT_EQ(Figure(r, "time_to_recover_ms_max"), 3000);
@@ -413,7 +409,7 @@ TEST(GatesTest, GeneratorLimitedRedOnPoolTimeoutsEvenWithoutAReason) {
   sc.health.pool_wait_ms_total = 12'000;
   sc.health.pool_wait_timeouts = 7;
   sc.health.generator_failed = 7;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kGeneratorLimited);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "generator-limited (attempts timed out waiting for a free connection in the generator's own pool): "
@@ -424,13 +420,13 @@ TEST(GatesTest, GeneratorLimitedRedOnPoolTimeoutsEvenWithoutAReason) {
   EXPECT_EQ(Figure(r, "generator_failed"), 7);
   sc.health.pool_wait_timeouts = 0;
   sc.health.generator_failed = 0;  // waits that ended in time are reported, not red
-  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kGeneratorLimited).passed);
+  EXPECT_TRUE(GateNamed(EvaluateGates(sc.inputs), kGeneratorLimited).passed);
 }
 
 TEST(GatesTest, TimeToRecoverWithoutFaultRoundsIsNotApplicable) {
   Scenario sc;
   sc.inputs.faults = {};
-  const GateResult r = Find(EvaluateGates(sc.inputs), kTimeToRecover);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kTimeToRecover);
   EXPECT_TRUE(r.passed);
   EXPECT_TRUE(r.not_applicable);
   EXPECT_EQ(r.message, "no fault round to recover from");
@@ -444,7 +440,7 @@ TEST(GatesTest, P2RedOnChangedValue) {
       P3("bob", "p-3", Violation::Kind::kNotFound)};
   sc.verification.p3_violations = 1;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
-  const GateResult& r = Find(results, kPromiseStability);
+  const GateResult& r = GateNamed(results, kPromiseStability);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "1 promises changed on re-issue (of 500 checked): 'alice' acknowledged 'p-17' now 'p-99'");
   EXPECT_EQ(Figure(r, "p2_violations"), 1);
@@ -456,14 +452,14 @@ TEST(GatesTest, P3RedNamesLostKeysNotFoundVersusWrongKey) {
                                 P3("bob", "p-3", Violation::Kind::kWrongKey, "eve")};
   sc.verification.p3_violations = 2;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
-  const GateResult& r = Find(results, kReverseLookup);
+  const GateResult& r = GateNamed(results, kReverseLookup);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "2 promises lost (1 NotFound, 1 wrong key; of 500 checked): 'alice' -> 'p-17' NotFound, "
             "'bob' -> 'p-3' wrong key (read back 'eve')");
   EXPECT_EQ(Figure(r, "p3_not_found"), 1);
   EXPECT_EQ(Figure(r, "p3_wrong_key"), 1);
-  EXPECT_TRUE(Find(results, kPromiseStability).passed);
+  EXPECT_TRUE(GateNamed(results, kPromiseStability).passed);
 }
 
 TEST(GatesTest, P3NamesAtMostTenKeys) {
@@ -472,7 +468,7 @@ TEST(GatesTest, P3NamesAtMostTenKeys) {
     sc.verification.violations.push_back(P3("k" + std::to_string(i), "v" + std::to_string(i), Violation::Kind::kNotFound));
   }
   sc.verification.p3_violations = 12;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kReverseLookup);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kReverseLookup);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("'k9' -> 'v9' NotFound, and 2 more"), std::string::npos) << r.message;
   EXPECT_EQ(r.message.find("'k10'"), std::string::npos) << r.message;
@@ -483,7 +479,7 @@ TEST(GatesTest, ShedOutweighsFailuresRedWhenTheCeilingShapedTheRun) {
   std::vector<SecondCounts> s = Healthy(20);
   s[10] = {100, 50, 20, 30};
   sc.timeline = MakeTimeline(s);
-  const GateResult r = Find(EvaluateGates(sc.inputs), kShedOutweighsFailures);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kShedOutweighsFailures);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "shed 30 >= failed 20: the in-flight ceiling shaped the result, not the service; raise "
@@ -497,12 +493,12 @@ TEST(GatesTest, ShedOutweighsFailuresBoundaries) {
   std::vector<SecondCounts> s = Healthy(20);
   s[10] = {100, 60, 20, 20};  // equal: red
   sc.timeline = MakeTimeline(s);
-  EXPECT_FALSE(Find(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
+  EXPECT_FALSE(GateNamed(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
   s[10] = {100, 59, 21, 20};  // fewer shed than failed: green
   sc.timeline = MakeTimeline(s);
-  EXPECT_TRUE(Find(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
+  EXPECT_TRUE(GateNamed(EvaluateGates(sc.inputs), kShedOutweighsFailures).passed);
   sc.timeline = MakeTimeline(Healthy(20));  // neither: green
-  const GateResult r = Find(EvaluateGates(sc.inputs), kShedOutweighsFailures);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kShedOutweighsFailures);
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.message, "shed 0 < failed 0");
 }
@@ -514,7 +510,7 @@ TEST(GatesTest, GeneratorLimitedRedWithReasonAndFigures) {
   sc.health.achieved_rate = 61.5;
   sc.health.lag_p99_ms = 250;
   sc.health.lag_max_ms = 900;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kGeneratorLimited);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "generator-limited (dispatch lag p99 250 ms > 50 ms): achieved 61.5/s of 100/s offered, dispatch lag "
@@ -546,7 +542,7 @@ TEST(GatesTest, GeneratorLimitedNamesLateCompletions) {
 TEST(GatesTest, GeneratorLimitedRedWhenHealthMissing) {
   Scenario sc;
   sc.inputs.health = nullptr;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kGeneratorLimited);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "no generator health recorded: cannot tell the generator's limits from the service's");
 }
@@ -615,7 +611,7 @@ GateResult FaultGate(std::size_t planned, std::vector<FaultEffect> effects) {
   in.planned_faults = planned;
   in.fault_effects = std::move(effects);
   in.require_promises = false;
-  return Find(EvaluateGates(in), kFaultTookEffect);
+  return GateNamed(EvaluateGates(in), kFaultTookEffect);
 }
 
 TEST(FaultTookEffectTest, NotApplicableWithoutFaults) {

@@ -5,33 +5,19 @@
 #include <vector>
 
 #include "framework/gates/gates.h"
+#include "framework/gates/internal/test_gate_results.h"
 #include "framework/gates/internal/test_timeline.h"
 #include "gtest/gtest.h"
 
 namespace aftershock::gates {
 namespace {
 
+using internal::GateNamed;
 using internal::Healthy;
+using internal::MakeGateResult;
 using internal::MakeTimeline;
 using ledger::VerificationReport;
 using ledger::Violation;
-
-// A result without figures (designated initializers would warn about the members left out).
-GateResult Result(std::string name, bool passed, std::string message, bool not_applicable = false) {
-  GateResult r;
-  r.name = std::move(name);
-  r.passed = passed;
-  r.message = std::move(message);
-  r.not_applicable = not_applicable;
-  return r;
-}
-
-const GateResult& Find(const std::vector<GateResult>& results, std::string_view name) {
-  for (const GateResult& r : results) {
-    if (r.name == name) return r;
-  }
-  throw std::runtime_error("no gate " + std::string(name));
-}
 
 // A healthy run whose verifier decided `checked` promises for P3 only (a read-back verifier).
 struct ReadBackRun {
@@ -53,12 +39,12 @@ struct ReadBackRun {
 TEST(NotApplicableTest, P2IsNotApplicableWhenTheVerifierReissuedNothing) {
   ReadBackRun run;
   const std::vector<GateResult> results = EvaluateGates(run.inputs);
-  const GateResult& p2 = Find(results, kPromiseStability);
+  const GateResult& p2 = GateNamed(results, kPromiseStability);
   EXPECT_TRUE(p2.not_applicable);
   EXPECT_TRUE(p2.passed);
   EXPECT_EQ(p2.message, "the verifier checks no re-issue stability (decided for 0 of 200 sampled promises, 200 checked)");
-  EXPECT_FALSE(Find(results, kReverseLookup).not_applicable);
-  EXPECT_EQ(Find(results, kReverseLookup).message, "0 lost of 200 checked");
+  EXPECT_FALSE(GateNamed(results, kReverseLookup).not_applicable);
+  EXPECT_EQ(GateNamed(results, kReverseLookup).message, "0 lost of 200 checked");
   const std::string report = FormatGateReport(results);
   EXPECT_NE(report.find("N/A p2-promise-stability: "), std::string::npos) << report;
   EXPECT_EQ(report.find("PASS p2-promise-stability"), std::string::npos) << report;
@@ -71,8 +57,8 @@ TEST(NotApplicableTest, P3IsNotApplicableWhenTheVerifierLookedNothingUp) {
   run.verification.p3_decided = 0;
   run.verification.p2_decided = 200;
   const std::vector<GateResult> results = EvaluateGates(run.inputs);
-  EXPECT_TRUE(Find(results, kReverseLookup).not_applicable);
-  EXPECT_FALSE(Find(results, kPromiseStability).not_applicable);
+  EXPECT_TRUE(GateNamed(results, kReverseLookup).not_applicable);
+  EXPECT_FALSE(GateNamed(results, kPromiseStability).not_applicable);
 }
 
 TEST(NotApplicableTest, AViolationIsRedEvenWhenNothingCountsAsDecided) {
@@ -82,7 +68,7 @@ TEST(NotApplicableTest, AViolationIsRedEvenWhenNothingCountsAsDecided) {
   run.verification.violations = {
       {"alice", "p-17", "p-99", "p-17", 5, Violation::Property::kP2Stability, Violation::Kind::kChanged}};
   const std::vector<GateResult> results = EvaluateGates(run.inputs);
-  const GateResult& p2 = Find(results, kPromiseStability);
+  const GateResult& p2 = GateNamed(results, kPromiseStability);
   EXPECT_FALSE(p2.passed);
   EXPECT_FALSE(p2.not_applicable);
   EXPECT_FALSE(AllPassed(results));
@@ -95,11 +81,11 @@ TEST(NotApplicableTest, NothingDecidedAtAllIsRedNotNotApplicable) {
   run.verification.errors = 200;
   const std::vector<GateResult> results = EvaluateGates(run.inputs);
   for (std::string_view name : {kPromiseStability, kReverseLookup}) {
-    const GateResult& r = Find(results, name);
+    const GateResult& r = GateNamed(results, name);
     EXPECT_FALSE(r.passed) << name;
     EXPECT_FALSE(r.not_applicable) << name;
   }
-  EXPECT_EQ(Find(results, kPromiseStability).message,
+  EXPECT_EQ(GateNamed(results, kPromiseStability).message,
             "re-issue stability was decided for none of the 200 sampled promises (200 undecided): nothing proves it");
 }
 
@@ -108,25 +94,25 @@ TEST(NotApplicableTest, AnEmptySampleIsNotApplicableForP2AndP3ButRedForTheLedger
   run.verification = VerificationReport{};
   run.inputs.ledger_acknowledged = 0;
   const std::vector<GateResult> results = EvaluateGates(run.inputs);
-  EXPECT_TRUE(Find(results, kPromiseStability).not_applicable);
-  EXPECT_TRUE(Find(results, kReverseLookup).not_applicable);
-  EXPECT_FALSE(Find(results, kLedgerNotEmpty).passed);  // a target that promises must have promises
+  EXPECT_TRUE(GateNamed(results, kPromiseStability).not_applicable);
+  EXPECT_TRUE(GateNamed(results, kReverseLookup).not_applicable);
+  EXPECT_FALSE(GateNamed(results, kLedgerNotEmpty).passed);  // a target that promises must have promises
   EXPECT_FALSE(AllPassed(results));
 }
 
 TEST(NotApplicableTest, FaultGatesAreNotApplicableWithoutFaultsAndRedWhenPlannedButNeverApplied) {
   ReadBackRun run;
   std::vector<GateResult> results = EvaluateGates(run.inputs);
-  EXPECT_TRUE(Find(results, kFaultTookEffect).not_applicable);
-  EXPECT_TRUE(Find(results, kTimeToRecover).not_applicable);
+  EXPECT_TRUE(GateNamed(results, kFaultTookEffect).not_applicable);
+  EXPECT_TRUE(GateNamed(results, kTimeToRecover).not_applicable);
   const std::string report = FormatGateReport(results);
   EXPECT_NE(report.find("N/A fault-took-effect: the scenario has no faults\n"), std::string::npos) << report;
   EXPECT_NE(report.find("N/A time-to-recover: no fault round to recover from\n"), std::string::npos) << report;
 
   run.inputs.planned_faults = 2;  // planned, never applied: the faults gate is red, not N/A
   results = EvaluateGates(run.inputs);
-  EXPECT_FALSE(Find(results, kFaultTookEffect).passed);
-  EXPECT_FALSE(Find(results, kFaultTookEffect).not_applicable);
+  EXPECT_FALSE(GateNamed(results, kFaultTookEffect).passed);
+  EXPECT_FALSE(GateNamed(results, kFaultTookEffect).not_applicable);
 }
 
 TEST(NotApplicableTest, TheGatesThatAlwaysApplyAreNeverNotApplicable) {
@@ -141,9 +127,9 @@ TEST(NotApplicableTest, TheGatesThatAlwaysApplyAreNeverNotApplicable) {
 }
 
 TEST(NotApplicableTest, ReportFunctionsShowNotApplicableAndSkipItInFailures) {
-  std::vector<GateResult> results = {Result("green", true, "fine"),
+  std::vector<GateResult> results = {MakeGateResult("green", true, "fine"),
                                      NotApplicable("idle", "nothing to check"),
-                                     Result("red", false, "broken")};
+                                     MakeGateResult("red", false, "broken")};
   EXPECT_EQ(FormatGateReport(results), "PASS green: fine\nN/A idle: nothing to check\nFAIL red: broken\n");
   EXPECT_EQ(FailureReasons(results), std::vector<std::string>{"red: broken"});
   EXPECT_FALSE(AllPassed(results));
@@ -157,13 +143,13 @@ TEST(NotApplicableTest, ReportFunctionsShowNotApplicableAndSkipItInFailures) {
 TEST(NotApplicableTest, AGateThatSaysBothNotApplicableAndFailedIsReportedRed) {
   GateSet set;
   set.Add("confused", [](const GateInputs&) {
-    return Result("", false, "broken", /*not_applicable=*/true);
+    return MakeGateResult("", false, "broken", /*not_applicable=*/true);
   });
   const std::vector<GateResult> results = set.Evaluate(GateInputs{});
   EXPECT_FALSE(results[0].not_applicable);
   EXPECT_EQ(FormatGateReport(results), "FAIL confused: broken\n");
   // And a hand-made result with both flags is still red in every report function.
-  const GateResult both = Result("both", false, "x", /*not_applicable=*/true);
+  const GateResult both = MakeGateResult("both", false, "x", /*not_applicable=*/true);
   EXPECT_EQ(StatusWord(both), "FAIL");
   EXPECT_EQ(FailureReasons({both}).size(), 1u);
 }

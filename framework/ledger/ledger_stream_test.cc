@@ -14,7 +14,7 @@
 namespace aftershock::ledger {
 namespace {
 
-std::string TempPath(const std::string& name) {
+std::string StreamTempPath(const std::string& name) {
   return (std::filesystem::path(testing::TempDir()) / ("ledger_stream_test_" + name)).string();
 }
 
@@ -26,7 +26,7 @@ std::string ReadText(const std::string& path) {
 }
 
 TEST(LedgerStreamTest, ClosedStreamIsACompleteLedgerFileWithItsHeader) {
-  const std::string path = TempPath("closed.tsv");
+  const std::string path = StreamTempPath("closed.tsv");
   auto stream = LedgerStream::Open(path, {{"target.kind", "pseudonym"}, {"target.addresses", "127.0.0.1:1"}});
   stream->Append(Promise{"alice", "p-1", 10});
   stream->Append(IndeterminatePromise{"bob", 11, kCodeDeadlineExceeded});
@@ -42,7 +42,7 @@ TEST(LedgerStreamTest, ClosedStreamIsACompleteLedgerFileWithItsHeader) {
 }
 
 TEST(LedgerStreamTest, LinesReachTheFileWhileTheStreamIsOpen) {
-  const std::string path = TempPath("open.tsv");
+  const std::string path = StreamTempPath("open.tsv");
   auto stream = LedgerStream::Open(path, {}, std::chrono::milliseconds(50));
   stream->Append(Promise{"k", "v", 1});
   // Bounded wait for the writer thread (the interval is 50 ms; allow a loaded machine 5 s).
@@ -61,7 +61,7 @@ TEST(LedgerStreamTest, LinesReachTheFileWhileTheStreamIsOpen) {
 }
 
 TEST(LedgerStreamTest, TheLedgerAppendsEveryRecordEvenBeyondItsSample) {
-  const std::string path = TempPath("ledger.tsv");
+  const std::string path = StreamTempPath("ledger.tsv");
   PromiseLedger ledger(LedgerOptions{.capacity = 2});
   ledger.AttachStream(LedgerStream::Open(path, {}));
   for (int i = 0; i < 50; ++i) ledger.RecordAcknowledged({"k" + std::to_string(i), "v", i});
@@ -76,12 +76,12 @@ TEST(LedgerStreamTest, TheLedgerAppendsEveryRecordEvenBeyondItsSample) {
 
 TEST(LedgerStreamTest, OpenErrorsNameThePath) {
   try {
-    LedgerStream::Open(TempPath("no/such/dir/x.tsv"), {});
+    LedgerStream::Open(StreamTempPath("no/such/dir/x.tsv"), {});
     FAIL() << "expected LedgerFileError";
   } catch (const LedgerFileError& e) {
     EXPECT_NE(std::string(e.what()).find("no/such/dir/x.tsv: cannot open for writing"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(LedgerStream::Open(TempPath("bad-header.tsv"), {{"Bad Name", "x"}}), LedgerFileError);
+  EXPECT_THROW(LedgerStream::Open(StreamTempPath("bad-header.tsv"), {{"Bad Name", "x"}}), LedgerFileError);
 }
 
 }  // namespace

@@ -2,9 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-
 #include <atomic>
 #include <stdexcept>
 
@@ -14,13 +11,6 @@ namespace aftershock::load {
 namespace {
 
 using std::chrono::milliseconds;
-
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor acceptor(
-      ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
-  return acceptor.local_endpoint().port();
-}
 
 TEST(HttpClientTest, ParsesHostPort) {
   HttpHostPort a = ParseHttpHostPort("127.0.0.1:8080");
@@ -72,7 +62,7 @@ TEST(HttpClientTest, FetchTimesOut) {
 TEST(HttpClientTest, ReplyCodesSayWhetherTheRequestLeft) {
   HttpTestServer server([](const HttpRequest&) { return TestReply{.status = 503}; });
   EXPECT_EQ(HttpReplyCode(HttpFetch(server.address(), {}, milliseconds(2000))), 503);
-  const HttpReply refused = HttpFetch("127.0.0.1:" + std::to_string(FreePort()), {}, milliseconds(2000));
+  const HttpReply refused = HttpFetch("127.0.0.1:" + std::to_string(FreeLoopbackPort()), {}, milliseconds(2000));
   EXPECT_FALSE(refused.sent);
   EXPECT_EQ(HttpReplyCode(refused), kCodeNotSent);
   HttpReply reset;
@@ -95,7 +85,7 @@ TEST(HttpClientTest, WaitForHealthyWaitsUntilHealthy) {
 }
 
 TEST(HttpClientTest, WaitForHealthyTimesOutWithAMessage) {
-  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreeLoopbackPort());
   std::string error;
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(WaitForHealthy(address, "/healthz", std::chrono::seconds(1), &error));

@@ -111,4 +111,10 @@ int HttpTestServer::port() const { return impl_->port(); }
 int HttpTestServer::accepted_connections() const { return impl_->accepted_.load(); }
 int HttpTestServer::requests() const { return impl_->requests_.load(); }
 
+int FreeLoopbackPort() {
+  net::io_context ioc;
+  net::ip::tcp::acceptor acceptor(ioc, net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return acceptor.local_endpoint().port();
+}
+
 }  // namespace aftershock::load

@@ -6,6 +6,7 @@
 //
 //   HttpTestServer server([](const HttpRequest& r) { return TestReply{.status = 503, .body = "busy"}; });
 //   HttpWorkload workload({.target = server.address(), .path = "/x"});
+//   HttpFetch("127.0.0.1:" + std::to_string(FreeLoopbackPort()), ...);   // connection refused
 #ifndef AFTERSHOCK_FRAMEWORK_LOAD_HTTP_TEST_SERVER_H_
 #define AFTERSHOCK_FRAMEWORK_LOAD_HTTP_TEST_SERVER_H_
 
@@ -46,6 +47,10 @@ class HttpTestServer {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// A 127.0.0.1 port that was free a moment ago (bound to port 0, then released): nothing listens
+// there, so a connection to it is refused.
+int FreeLoopbackPort();
 
 }  // namespace aftershock::load
 

@@ -2,9 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -46,13 +43,6 @@ std::uint64_t Indeterminate(const RunResult& r) {
 }
 
 // A port nothing listens on (bound, then released).
-int FreePort() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor acceptor(
-      ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
-  return acceptor.local_endpoint().port();
-}
-
 TEST(HttpWorkloadTest, StatusBecomesTheCallCode) {
   HttpTestServer server([](const HttpRequest& r) {
     if (r.target == "/fail") return TestReply{.status = 500, .body = "boom"};
@@ -147,7 +137,7 @@ TEST(HttpWorkloadTest, StaleKeepAliveConnectionIsResentOnceOnAFreshOne) {
 }
 
 TEST(HttpWorkloadTest, ConnectionRefusedIsNotSentAndNotIndeterminate) {
-  HttpWorkload workload({.target = "127.0.0.1:" + std::to_string(FreePort())});
+  HttpWorkload workload({.target = "127.0.0.1:" + std::to_string(FreeLoopbackPort())});
   RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
   EXPECT_EQ(r.issued, 5u);
   EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeNotSent, 5}}));
@@ -215,7 +205,7 @@ TEST(HttpWorkloadTest, NoHeadersAreKeptByDefaultAndARefusedCallWasNeverSent) {
     EXPECT_EQ(with_headers.load(), 0);
   }
   std::atomic<int> sent{0}, calls{0};
-  HttpWorkload refused({.target = "127.0.0.1:" + std::to_string(FreePort()),
+  HttpWorkload refused({.target = "127.0.0.1:" + std::to_string(FreeLoopbackPort()),
                         .keep_headers = {"Retry-After"},
                         .on_final = [&](const HttpCallResult& call, const FinalOutcome&) {
                           ++calls;

@@ -8,11 +8,14 @@
 #include <random>
 #include <vector>
 
+#include "framework/metrics/internal/test_util.h"
+
 namespace aftershock::metrics {
 namespace {
 
-constexpr std::int64_t kUs = 1'000;
-constexpr std::int64_t kMs = 1'000'000;
+using internal::kMs;
+using internal::kUs;
+
 constexpr std::int64_t kSec = 1'000'000'000;
 constexpr std::int64_t kHour = 3600 * kSec;
 

@@ -7,19 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "framework/metrics/internal/test_util.h"
+
 namespace aftershock::metrics {
 namespace {
 
-constexpr std::int64_t kUs = 1'000;
-constexpr std::int64_t kMs = 1'000'000;
-constexpr std::int64_t kStartUnixMs = 1'700'000'000'000;
+using internal::kMs;
+using internal::kUs;
+using internal::Lines;
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+constexpr std::int64_t kStartUnixMs = 1'700'000'000'000;
 
 // Three seconds: a warm-up second with an ok, a failure and a shed arrival, an empty second, and a
 // steady second with an indeterminate deadline.

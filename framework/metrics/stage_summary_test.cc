@@ -2,21 +2,16 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "framework/metrics/internal/test_util.h"
 
 namespace aftershock::metrics {
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using internal::kMs;
+using internal::Lines;
 
 // warm-up: seconds 0-1, 11 offered, 9 ok, 1 failed, 1 shed; latencies 1 ms x6, 2 ms x3, 4 ms.
 // spike:   second 2, 10 offered, 6 ok, 4 failed (3 UNAVAILABLE, 1 DEADLINE_EXCEEDED); 2 ms x6, 1 s x4.

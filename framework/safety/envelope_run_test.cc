@@ -22,13 +22,9 @@ namespace aftershock::safety {
 namespace {
 
 using ::testing::HasSubstr;
+using scenario::internal::FindGate;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const gates::GateResult* FindGate(const scenario::ScenarioOutcome& outcome, const std::string& name) {
-  auto it = std::find_if(outcome.gates.begin(), outcome.gates.end(), [&](const auto& g) { return g.name == name; });
-  return it == outcome.gates.end() ? nullptr : &*it;
-}
 
 scenario::ScenarioPlan PlanOf(double rate, double seconds) {
   scenario::ScenarioPlan plan;

@@ -18,6 +18,7 @@ namespace aftershock::scenario {
 namespace {
 
 using ::testing::HasSubstr;
+using internal::FindGate;
 
 // Breaches `after` past its creation, with a fixed reason.
 class TimedMonitor : public AbortMonitor {
@@ -34,11 +35,6 @@ class TimedMonitor : public AbortMonitor {
  private:
   Clock::time_point due_;
 };
-
-const gates::GateResult* FindGate(const ScenarioOutcome& outcome, const std::string& name) {
-  auto it = std::find_if(outcome.gates.begin(), outcome.gates.end(), [&](const auto& g) { return g.name == name; });
-  return it == outcome.gates.end() ? nullptr : &*it;
-}
 
 ScenarioPlan PlanOf(double rate, double seconds) {
   ScenarioPlan plan;

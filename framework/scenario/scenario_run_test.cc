@@ -12,6 +12,7 @@ namespace aftershock::scenario {
 namespace {
 
 using ::testing::HasSubstr;
+using internal::FindGate;
 
 ScenarioPlan ShortPlan(double converge_timeout_seconds) {
   ScenarioPlan plan;
@@ -20,11 +21,6 @@ ScenarioPlan ShortPlan(double converge_timeout_seconds) {
   plan.config.converge_timeout_seconds = converge_timeout_seconds;
   plan.progress_seconds = 0;
   return plan;
-}
-
-const gates::GateResult* FindGate(const ScenarioOutcome& outcome, const std::string& name) {
-  auto it = std::find_if(outcome.gates.begin(), outcome.gates.end(), [&](const auto& g) { return g.name == name; });
-  return it == outcome.gates.end() ? nullptr : &*it;
 }
 
 TEST(RunScenario, ATargetThatNeverConvergesTurnsTargetConvergedRedAndKeepsItsTimelines) {

@@ -31,14 +31,14 @@ CallLog Calls(double until, const std::function<Outcome(double completed)>& at) 
   return log;
 }
 
-RecoveryOptions Options() {
+RecoveryOptions TestRecoveryOptions() {
   return {.drop_seconds = 10, .end_seconds = 30, .p99_target_ms = 25, .error_ratio_floor = 0, .sustain_seconds = 5};
 }
 
 TEST(RecoveryClockTest, StopsAtTheFirstSustainedHealthyWindowWithSubSecondResolution) {
   // Slow (100 ms) until 13.25 s, then 5 ms.
   const CallLog log = Calls(30, [](double t) { return Outcome{t < 13.25 ? 100.0 : 5.0}; });
-  const RecoveryMeasurement m = MeasureRecovery(log, Options());
+  const RecoveryMeasurement m = MeasureRecovery(log, TestRecoveryOptions());
   ASSERT_TRUE(m.recovered) << m.last_unhealthy;
   EXPECT_NEAR(m.seconds, 3.3, 1e-9);  // the first 100 ms step whose 1 s window is clear of the slow calls
   EXPECT_NEAR(m.recovered_at, 13.3, 1e-9);
@@ -55,12 +55,12 @@ TEST(RecoveryClockTest, ErrorsAboveTheFloorAndSilenceAreNotHealthy) {
   std::erase_if(log.records, [](const CallRecord& r) {
     return r.completed_ns >= 18'000'000'000 && r.completed_ns < 19'500'000'000;
   });
-  const RecoveryMeasurement m = MeasureRecovery(log, Options());
+  const RecoveryMeasurement m = MeasureRecovery(log, TestRecoveryOptions());
   ASSERT_TRUE(m.recovered) << m.last_unhealthy;
   // Healthy from 14.6 s would hold for 5 s but for the stall: the windows 18.0..18.5 s saw nothing.
   EXPECT_NEAR(m.seconds, 8.6, 1e-9) << m.last_unhealthy;
   EXPECT_NE(m.last_unhealthy.find("window 18.5..19.5 s: only 0 calls completed"), std::string::npos) << m.last_unhealthy;
-  RecoveryOptions tolerant = Options();
+  RecoveryOptions tolerant = TestRecoveryOptions();
   tolerant.error_ratio_floor = 0.05;  // 1 error in 100 calls a second is within this floor
   const RecoveryMeasurement t = MeasureRecovery(log, tolerant);
   ASSERT_TRUE(t.recovered);
@@ -69,14 +69,14 @@ TEST(RecoveryClockTest, ErrorsAboveTheFloorAndSilenceAreNotHealthy) {
 
 TEST(RecoveryClockTest, ATargetThatStaysDegradedNeverRecoversWithinTheRun) {
   const CallLog log = Calls(30, [](double t) { return Outcome{t < 10 ? 5.0 : 60.0}; });
-  const RecoveryMeasurement m = MeasureRecovery(log, Options());
+  const RecoveryMeasurement m = MeasureRecovery(log, TestRecoveryOptions());
   EXPECT_FALSE(m.recovered);
   EXPECT_EQ(m.seconds, -1);
   EXPECT_EQ(m.evaluated_until, 30);
   EXPECT_NE(m.last_unhealthy.find("p99 60 ms"), std::string::npos) << m.last_unhealthy;
   // Healthy only for the last 3 s: not sustained for 5 s before the run ended.
   const CallLog late = Calls(30, [](double t) { return Outcome{t < 27 ? 60.0 : 5.0}; });
-  const RecoveryMeasurement l = MeasureRecovery(late, Options());
+  const RecoveryMeasurement l = MeasureRecovery(late, TestRecoveryOptions());
   EXPECT_FALSE(l.recovered);
   EXPECT_NE(l.last_unhealthy.find("the run ended 20 s after the drop"), std::string::npos) << l.last_unhealthy;
 }
@@ -85,9 +85,9 @@ TEST(RecoveryClockTest, SaysWhenTheRecorderDroppedCallsItNeeds) {
   CallLog log = Calls(30, [](double) { return Outcome{}; });
   log.dropped = 10;
   log.first_dropped_completed_ns = 25'000'000'000;
-  EXPECT_FALSE(MeasureRecovery(log, Options()).incomplete.empty());
+  EXPECT_FALSE(MeasureRecovery(log, TestRecoveryOptions()).incomplete.empty());
   log.first_dropped_completed_ns = 31'000'000'000;
-  EXPECT_TRUE(MeasureRecovery(log, Options()).incomplete.empty());
+  EXPECT_TRUE(MeasureRecovery(log, TestRecoveryOptions()).incomplete.empty());
 }
 
 TEST(RecoveryClockTest, BadOptionsAreErrorsNamingTheOption) {
@@ -100,16 +100,16 @@ TEST(RecoveryClockTest, BadOptionsAreErrorsNamingTheOption) {
     }
     return "accepted";
   };
-  RecoveryOptions o = Options();
+  RecoveryOptions o = TestRecoveryOptions();
   o.drop_seconds = -1;
   EXPECT_NE(message(o).find("drop_seconds"), std::string::npos);
-  o = Options();
+  o = TestRecoveryOptions();
   o.window_seconds = 6;
   EXPECT_NE(message(o).find("sustain_seconds"), std::string::npos);
-  o = Options();
+  o = TestRecoveryOptions();
   o.resolution_seconds = 0;
   EXPECT_NE(message(o).find("resolution_seconds"), std::string::npos);
-  o = Options();
+  o = TestRecoveryOptions();
   o.end_seconds = 5;
   EXPECT_NE(message(o).find("end_seconds"), std::string::npos);
 }

@@ -59,12 +59,12 @@ std::vector<Second> Healthy() {
   return s;
 }
 
-StepAnalysisOptions Options() {
+StepAnalysisOptions TestStepOptions() {
   return {.stage = "steps", .transition_seconds = 1, .slo = {.p99_max_ms = 25, .success_ratio_min = 0.99, .shed_ratio_max = 0.05}};
 }
 
 TEST(StepAnalysisTest, EveryStepHoldsOnAHealthyRunAndTheTransitionIsSkipped) {
-  const BreakpointReport r = AnalyzeSteps(MakeTimeline(Healthy()), Profile(), Options());
+  const BreakpointReport r = AnalyzeSteps(MakeTimeline(Healthy()), Profile(), TestStepOptions());
   ASSERT_EQ(r.steps.size(), 4u);
   for (const StepResult& s : r.steps) {
     EXPECT_TRUE(s.held) << s.index << ": " << (s.violations.empty() ? "" : s.violations.front());
@@ -84,7 +84,7 @@ TEST(StepAnalysisTest, NamesTheBreakpointAndItsFailureModes) {
     s[static_cast<std::size_t>(10 + k)] = {.ok = 200, .ok_ms = 40, .failed = {{429, 100}}};  // step 2 (300/s)
     s[static_cast<std::size_t>(14 + k)] = {.ok = 150, .ok_ms = 4, .failed = {{503, 200}, {500, 30}, {kCodeTransportError, 20}}};
   }
-  const BreakpointReport r = AnalyzeSteps(MakeTimeline(s), Profile(), Options());
+  const BreakpointReport r = AnalyzeSteps(MakeTimeline(s), Profile(), TestStepOptions());
   ASSERT_TRUE(r.found());
   EXPECT_EQ(r.last_held, 1);
   EXPECT_EQ(r.first_failed, 2);
@@ -119,7 +119,7 @@ TEST(StepAnalysisTest, NamesTheBreakpointAndItsFailureModes) {
 }
 
 TEST(StepAnalysisTest, ASampledSignalOverItsLimitIsPoolSaturation) {
-  StepAnalysisOptions o = Options();
+  StepAnalysisOptions o = TestStepOptions();
   // The ratio climbs to 0.9 in step 1's judged window (7..10 s); a spike during its transition is ignored.
   o.signals.push_back({.name = "pool_ratio",
                        .samples = {{3'500'000'000, 0.2}, {6'200'000'000, 0.95}, {8'000'000'000, 0.9}},
@@ -137,7 +137,7 @@ TEST(StepAnalysisTest, ASampledSignalOverItsLimitIsPoolSaturation) {
 TEST(StepAnalysisTest, TheGeneratorsCeilingCountsAsErrorsAndTheFirstStepCanFail) {
   std::vector<Second> s = Healthy();
   for (int k = 1; k < 4; ++k) s[static_cast<std::size_t>(2 + k)] = {.ok = 50, .ok_ms = 3, .ceiling_shed = 50};
-  const BreakpointReport r = AnalyzeSteps(MakeTimeline(s), Profile(), Options());
+  const BreakpointReport r = AnalyzeSteps(MakeTimeline(s), Profile(), TestStepOptions());
   EXPECT_EQ(r.first_failed, 0);
   EXPECT_EQ(r.last_held, -1);
   EXPECT_EQ(r.failure_modes, (std::vector<std::string>{"errors"}));
@@ -159,16 +159,16 @@ TEST(StepAnalysisTest, BadInputIsAnErrorNamingIt) {
     }
     return "accepted";
   };
-  StepAnalysisOptions o = Options();
+  StepAnalysisOptions o = TestStepOptions();
   o.stage = "plateau";
   EXPECT_NE(message(o).find("no stage named 'plateau'"), std::string::npos);
-  o = Options();
+  o = TestStepOptions();
   o.transition_seconds = 3.5;
   EXPECT_NE(message(o).find("no whole second is left to judge"), std::string::npos) << message(o);
-  o = Options();
+  o = TestStepOptions();
   o.slo.success_ratio_min = 1.5;
   EXPECT_NE(message(o).find("success_ratio_min"), std::string::npos);
-  o = Options();
+  o = TestStepOptions();
   o.stage = "";
   EXPECT_NE(message(o).find("no stage named"), std::string::npos);
 }

@@ -32,6 +32,16 @@ inline constexpr char kBaseline[] = R"(  - name: baseline
     test: PrSuite.DISABLED_Baseline
 )";
 
+// A scenario with a three-stage load profile (constant, ramp, steps) and a timeout that fits it.
+inline constexpr char kProfiled[] = R"(  - name: ramping
+    test: PrSuite.DISABLED_Ramping
+    timeout_seconds: 10m
+    profile:
+      - {name: warm-up, kind: constant, rate: 60, duration: 30s}
+      - {name: ramp, kind: ramp, from: 60, to: 400, duration: 20s}
+      - {name: steps, kind: steps, from: 100, to: 400, steps: 4, duration: 40s}
+)";
+
 inline std::string Manifest(const std::string& scenarios) { return std::string(kHead) + scenarios; }
 
 // `text` with the first `from` replaced by `to` (the test fails loudly when `from` is absent).

@@ -5,13 +5,17 @@
 //   InProcessTarget target;
 //   target.convergence = [](int check) { return Convergence{.converged = check >= 3}; };
 //   ScenarioOutcome outcome = RunScenario(plan, target);
+//   const gates::GateResult* gate = FindGate(outcome, kRunNotAbortedGate);   // nullptr when absent
 #ifndef AFTERSHOCK_FRAMEWORK_SCENARIO_INTERNAL_TEST_TARGET_H_
 #define AFTERSHOCK_FRAMEWORK_SCENARIO_INTERNAL_TEST_TARGET_H_
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
+#include "framework/scenario/scenario_outcome.h"
 #include "framework/scenario/scenario_target.h"
 
 namespace aftershock::scenario::internal {
@@ -40,6 +44,12 @@ class InProcessTarget : public ScenarioTarget {
     return convergence(++checks);
   }
 };
+
+// The gate of that name in the outcome, or nullptr.
+inline const gates::GateResult* FindGate(const ScenarioOutcome& outcome, std::string_view name) {
+  auto it = std::find_if(outcome.gates.begin(), outcome.gates.end(), [&](const auto& g) { return g.name == name; });
+  return it == outcome.gates.end() ? nullptr : &*it;
+}
 
 }  // namespace aftershock::scenario::internal
 
