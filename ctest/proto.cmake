@@ -20,6 +20,9 @@ function(aftershock_proto_library target proto)
     COMMENT "protoc ${rel}")
   add_library(${target} STATIC ${srcs})
   target_compile_options(${target} PRIVATE -w)
+  # Generated code stays one file per TU in a unity build (CMAKE_UNITY_BUILD): protoc's files are not
+  # written to be merged, and a proto library is two files anyway.
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   target_link_libraries(${target} PUBLIC PkgConfig::GRPCPP PkgConfig::PROTOBUF)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>)
   # What `cmake --install` copies next to the other headers (cmake/aftershock_install.cmake).

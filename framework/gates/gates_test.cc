@@ -529,7 +529,7 @@ TEST(GatesTest, GeneratorLimitedNamesLateCompletions) {
   sc.health.lag_max_ms = 5;
   sc.health.late_completions = 900;
   sc.health.completion_lag_max_ms = 7000;
-  const GateResult r = Find(EvaluateGates(sc.inputs), kGeneratorLimited);
+  const GateResult r = GateNamed(EvaluateGates(sc.inputs), kGeneratorLimited);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "generator-limited (900 of 1000 calls finished more than 500 ms past their deadline): achieved 100/s of "

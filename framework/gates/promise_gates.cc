@@ -13,6 +13,7 @@ namespace {
 
 using internal::D;
 using internal::FormatNumber;
+using internal::Percent;
 using internal::kMaxNamedViolations;
 using ledger::VerificationReport;
 using ledger::Violation;
@@ -21,8 +22,6 @@ constexpr const char* kNoPromises = "the target makes no promises";
 
 // All four promise gates: nothing to check for a target without promises (and no report).
 bool MakesNoPromises(const GateInputs& in) { return !in.require_promises && in.verification == nullptr; }
-
-std::string Percent(double ratio) { return FormatNumber(ratio * 100) + " %"; }
 
 GateResult LedgerNotEmpty(const GateInputs& in) {
   GateResult r{std::string(kLedgerNotEmpty), true, "", {{"ledger_acknowledged", D(in.ledger_acknowledged)}}};

@@ -10,6 +10,7 @@ namespace aftershock::gates {
 namespace {
 
 using internal::FormatNumber;
+using internal::Percent;
 
 struct Judged {
   std::uint64_t ok = 0;
@@ -36,8 +37,6 @@ Judged Collect(const config::SloSpec& slo, const metrics::LoadTimeline& timeline
   }
   return j;
 }
-
-std::string Percent(double ratio) { return FormatNumber(ratio * 100) + " %"; }
 
 GateResult SuccessRatio(double objective, const Judged& j) {
   GateResult r{.name = std::string(kSloSuccessRatio), .passed = false, .message = {}, .figures = {}};

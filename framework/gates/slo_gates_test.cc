@@ -35,7 +35,7 @@ config::SloSpec Slo(double ratio, double p99_seconds) {
   return slo;
 }
 
-const GateResult& GateNamed(const std::vector<GateResult>& results, const std::string& name) {
+const GateResult& SloGateNamed(const std::vector<GateResult>& results, const std::string& name) {
   for (const GateResult& r : results) {
     if (r.name == name) return r;
   }
@@ -49,11 +49,11 @@ TEST(SloGatesTest, AHealthyRunMeetsItsObjectives) {
   AddSeconds(t, "load", 10, 100, 20);
   const auto results = EvaluateSloGates(Slo(0.99, 0.8), t);
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_TRUE(GateNamed(results, "slo-success-ratio").passed) << GateNamed(results, "slo-success-ratio").message;
-  const GateResult& p99 = GateNamed(results, "slo-latency-p99");
+  EXPECT_TRUE(SloGateNamed(results, "slo-success-ratio").passed) << SloGateNamed(results, "slo-success-ratio").message;
+  const GateResult& p99 = SloGateNamed(results, "slo-latency-p99");
   EXPECT_TRUE(p99.passed) << p99.message;
   EXPECT_FALSE(p99.not_applicable);
-  EXPECT_EQ(GateNamed(results, "slo-success-ratio").message,
+  EXPECT_EQ(SloGateNamed(results, "slo-success-ratio").message,
             "success 100 % >= 99 % in the run (1000 of 1000 calls; 0 failed, 0 shed by the generator)");
 }
 
@@ -61,7 +61,7 @@ TEST(SloGatesTest, TooManyFailuresTurnTheSuccessRatioRed) {
   metrics::LoadTimeline t;
   AddSeconds(t, "load", 10, 98, 20, 2, 30);  // 98 %
   const auto results = EvaluateSloGates(Slo(0.99, 0.8), t);
-  const GateResult& r = GateNamed(results, "slo-success-ratio");
+  const GateResult& r = SloGateNamed(results, "slo-success-ratio");
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "success 98 % < 99 % in the run (980 of 1000 calls; 20 failed, 0 shed by the generator)");
 }
@@ -71,14 +71,14 @@ TEST(SloGatesTest, TheGeneratorsShedsAreNotSuccesses) {
   AddSeconds(t, "load", 10, 100, 20);
   t.At(3).shed = 50;
   const auto results = EvaluateSloGates(Slo(0.99, 0.8), t);
-  EXPECT_FALSE(GateNamed(results, "slo-success-ratio").passed);
+  EXPECT_FALSE(SloGateNamed(results, "slo-success-ratio").passed);
 }
 
 TEST(SloGatesTest, ASlowTailTurnsTheLatencyGateRed) {
   metrics::LoadTimeline t;
   AddSeconds(t, "load", 10, 97, 20, 3, 6000);  // 3 % of the calls wait out a 6 s upstream
   const auto results = EvaluateSloGates(Slo(0.9, 0.8), t);
-  const GateResult& r = GateNamed(results, "slo-latency-p99");
+  const GateResult& r = SloGateNamed(results, "slo-latency-p99");
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.message.find("p99 "), std::string::npos) << r.message;
   EXPECT_NE(r.message.find(" > 800 ms in the run"), std::string::npos) << r.message;
@@ -103,7 +103,7 @@ TEST(SloGatesTest, OnlyTheJudgedStagesCount) {
   slo.stages = {"steady"};
   const auto results = EvaluateSloGates(slo, t);
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
-  EXPECT_NE(GateNamed(results, "slo-latency-p99").message.find("in stage steady"), std::string::npos);
+  EXPECT_NE(SloGateNamed(results, "slo-latency-p99").message.find("in stage steady"), std::string::npos);
 }
 
 TEST(SloGatesTest, OneGatePerPercentileNamedAfterIt) {

@@ -22,14 +22,14 @@ namespace {
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-RequestRule Rule(std::chrono::milliseconds ttl = 0ms) {
+RequestRule SearchRule(std::chrono::milliseconds ttl = 0ms) {
   return {.id = "search-503", .route = "/search", .share = 1.0, .action = StatusAction{503}, .ttl = ttl};
 }
 
 TEST(RequestRuleFaultTest, AppliesConfirmsRevertsAndConfirmsNothingLeft) {
   auto rules = std::make_shared<RuleTable>(RuleTable::SeededRng(1));
   ControlServer control(rules, {});
-  RequestRuleFault fault("search-503", RequestProxyClient("127.0.0.1", control.port()), Rule(),
+  RequestRuleFault fault("search-503", RequestProxyClient("127.0.0.1", control.port()), SearchRule(),
                          {.confirm_fired = true});
   EXPECT_EQ(fault.detail(), "http /search share 1: status 503");
   fault.Apply();
@@ -50,14 +50,14 @@ TEST(RequestRuleFaultTest, AppliesConfirmsRevertsAndConfirmsNothingLeft) {
 TEST(RequestRuleFaultTest, RenewsItsLeaseWhileAppliedAndTheLeaseDropsItAfterwards) {
   auto rules = std::make_shared<RuleTable>(RuleTable::SeededRng(1));
   ControlServer control(rules, {});
-  RequestRuleFault fault("f", RequestProxyClient("127.0.0.1", control.port()), Rule(300ms));
+  RequestRuleFault fault("f", RequestProxyClient("127.0.0.1", control.port()), SearchRule(300ms));
   fault.Apply();
   std::this_thread::sleep_for(1s);  // over three leases: only renewals keep it
   EXPECT_EQ(rules->size(), 1u);
   fault.Revert();
   EXPECT_EQ(rules->size(), 0u);
   // A rule set without anyone renewing it (a killed test) is dropped after its lease.
-  RequestProxyClient("127.0.0.1", control.port()).SetRule(Rule(200ms));
+  RequestProxyClient("127.0.0.1", control.port()).SetRule(SearchRule(200ms));
   EXPECT_EQ(rules->size(), 1u);
   std::this_thread::sleep_for(400ms);
   EXPECT_EQ(rules->size(), 0u);
@@ -67,7 +67,7 @@ TEST(RequestRuleFaultTest, SchedulerStoppedEarlyLeavesNoRule) {
   auto rules = std::make_shared<RuleTable>(RuleTable::SeededRng(1));
   ControlServer control(rules, {});
   RequestProxyClient client("127.0.0.1", control.port());
-  auto fault = std::make_shared<RequestRuleFault>("search-503", client, Rule(5s));
+  auto fault = std::make_shared<RequestRuleFault>("search-503", client, SearchRule(5s));
   RunClock clock = RunClock::StartNow();
   chaos::ChaosTimeline timeline(clock);
   {
@@ -93,7 +93,7 @@ TEST(RequestProxyProgramTest, ServesRulesAndExitsCleanlyOnSigterm) {
   internal::TestHttpClient http(proxy.http_port());
   EXPECT_EQ(http.Get("/search").body(), "hello");
   RequestProxyClient client = proxy.client();
-  client.SetRule(Rule());
+  client.SetRule(SearchRule());
   EXPECT_EQ(http.Get("/search").result_int(), 503u);
   const int control_port = proxy.control_port();
   EXPECT_EQ(proxy.Stop(), 0);  // SIGTERM: clears the rules, stops, exits 0

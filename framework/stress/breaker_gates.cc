@@ -7,18 +7,17 @@
 
 #include "framework/metrics/latency_histogram.h"
 #include "framework/stress/internal/format.h"
+#include "framework/stress/internal/gate_results.h"
 
 namespace aftershock::stress {
 namespace {
+
+using internal::Red;
 
 constexpr double kNsPerSecond = 1e9;
 
 std::string Seconds(double s) { return internal::Fixed(s, 1) + " s"; }
 std::string Millis(double ms) { return internal::Fixed(ms, 1) + " ms"; }
-
-gates::GateResult Red(std::string_view name, std::string message) {
-  return {.name = std::string(name), .passed = false, .message = std::move(message), .figures = {}};
-}
 
 // The first sample at or after `from_ns` (and before `to_ns`) whose state is not closed.
 std::optional<std::int64_t> FirstTrip(const std::vector<MetricSample>& state, std::int64_t from_ns, std::int64_t to_ns) {

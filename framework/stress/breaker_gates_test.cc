@@ -7,10 +7,12 @@
 
 #include <cstdint>
 
+#include "framework/stress/internal/test_units.h"
+
 namespace aftershock::stress {
 namespace {
 
-constexpr std::int64_t kS = 1'000'000'000;
+using internal::kS;
 
 // A timeline of `seconds` seconds with 50 calls per second at `ms_of(second)` ms.
 template <class LatencyOf>

@@ -1,10 +1,10 @@
 #include "framework/stress/response_recorder.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 #include "framework/load/http_client.h"
+#include "framework/stress/internal/format.h"
 
 namespace aftershock::stress {
 namespace {
@@ -17,19 +17,13 @@ std::string_view Trimmed(std::string_view s) {
   return s;
 }
 
-std::string Seconds(std::int64_t ns) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f s", static_cast<double>(ns) / 1e9);
-  return buffer;
-}
-
 }  // namespace
 
 std::string CallLog::IncompleteReason(std::int64_t end_ns, bool by_completion) const {
   if (CompleteBefore(end_ns, by_completion)) return "";
   return "the recorder kept " + std::to_string(records.size()) + " calls (max_records " + std::to_string(max_records) +
          ") and dropped " + std::to_string(dropped) + " from " +
-         Seconds(by_completion ? first_dropped_completed_ns : first_dropped_intended_ns) +
+         internal::SecondsText(by_completion ? first_dropped_completed_ns : first_dropped_intended_ns) +
          " on, inside the window judged; raise max_records";
 }
 

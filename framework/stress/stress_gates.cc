@@ -8,13 +8,16 @@
 
 #include "framework/common/call_code.h"
 #include "framework/stress/internal/format.h"
+#include "framework/stress/internal/gate_results.h"
 
 namespace aftershock::stress {
 namespace {
 
 using gates::GateResult;
+using internal::Green;
 using internal::Join;
 using internal::Num;
+using internal::Red;
 using internal::SecondsText;
 using internal::SecondsToNs;
 
@@ -24,14 +27,6 @@ bool InWindow(const CallRecord& r, const TimeWindow& w) {
 
 std::string WindowText(const TimeWindow& w) {
   return w.empty() ? std::string("the whole run") : Num(w.from_seconds) + ".." + Num(w.to_seconds) + " s";
-}
-
-GateResult Red(std::string_view name, std::string message, std::vector<std::pair<std::string, double>> figures = {}) {
-  return GateResult{.name = std::string(name), .passed = false, .message = std::move(message), .figures = std::move(figures)};
-}
-
-GateResult Green(std::string_view name, std::string message, std::vector<std::pair<std::string, double>> figures = {}) {
-  return GateResult{.name = std::string(name), .passed = true, .message = std::move(message), .figures = std::move(figures)};
 }
 
 // The nearest-rank percentile of `values` (reordered); 0 when empty.

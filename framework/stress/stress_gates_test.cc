@@ -4,13 +4,15 @@
 
 #include <stdexcept>
 
+#include "framework/stress/internal/test_units.h"
+
 namespace aftershock::stress {
 namespace {
 
 using std::chrono::milliseconds;
 
-constexpr std::int64_t kMs = 1'000'000;
-constexpr std::int64_t kS = 1'000'000'000;
+using internal::kMs;
+using internal::kS;
 
 // A call intended at `at_ms`, answered after `latency_ms` (its request written `sent_after_ms` after the
 // intended time).
