@@ -1,4 +1,4 @@
-// The reference row of runner_benchmark: a bare gRPC C++ callback client, closed loop.
+// The reference rows of runner_benchmark: a bare gRPC C++ callback client, closed loop and paced.
 //
 // The cost of the client library itself, with nothing of aftershock around it: `concurrency`
 // lanes, each issuing Create (the same calls the runner's pseudonym workload makes: one fresh
@@ -30,6 +30,13 @@ struct BareGrpcRow {
 // state, which cannot be freed under them).
 BareGrpcRow RunBareGrpcClosedLoop(const std::string& address, const std::string& namespace_name, int channels,
                                   int concurrency, double seconds);
+
+// The same calls paced at `rate` by one thread that sleeps until each call's time and starts it:
+// the open model with nothing of aftershock's bookkeeping (no timeline, ledger, call state,
+// shedding or retries), so the difference to the runner is what aftershock adds on top of the
+// client library at the same rate. `concurrency` in the row is 0.
+BareGrpcRow RunBareGrpcPaced(const std::string& address, const std::string& namespace_name, int channels,
+                             double rate, double seconds);
 
 }  // namespace aftershock::bench
 

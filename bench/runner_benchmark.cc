@@ -68,6 +68,7 @@ struct BenchFlags {
   int h2load_clients = 4;
   int h2load_streams = 64;
   bool reference = true;  // the bare gRPC callback client's closed-loop row
+  int coalesce_us = 0;    // RunnerOptions::dispatch_coalesce
   bool help = false;
 };
 
@@ -82,6 +83,7 @@ constexpr char kUsage[] =
     "  --h2load_requests=N    h2load -n (default 200000)\n"
     "  --h2load_clients=N     h2load -c (default 4)\n"
     "  --h2load_streams=N     h2load -m, concurrent streams per connection (default 64)\n"
+    "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
     "Dashes and underscores are interchangeable in flag names.\n";
 
@@ -111,6 +113,7 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "h2load_clients") f.h2load_clients = ParsePositiveInt(name, value);
     else if (name == "h2load_streams") f.h2load_streams = ParsePositiveInt(name, value);
     else if (name == "reference") f.reference = ParseBool(name, value);
+    else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;
@@ -129,7 +132,8 @@ struct RunnerRow {
   bool held = false;  // achieved/offered >= 0.98, lag p99 < 5 ms, not generator-limited, not cut off
 };
 
-RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double rate, double seconds) {
+RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double rate, double seconds,
+                    int coalesce_us) {
   ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 2000});
   const RunClock clock = RunClock::StartNow();
   auto workload = target.MakeWorkload(ledger, clock);
@@ -137,6 +141,7 @@ RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double 
   options.profile = load::RateProfile::Constant(rate, seconds);
   options.call_deadline = std::chrono::seconds(2);
   options.max_in_flight = 100000;
+  options.dispatch_coalesce = std::chrono::microseconds(coalesce_us);
   // A generator that falls behind keeps dispatching long after the schedule's end; stop it at twice
   // the schedule plus 2 s so an overloaded rate cannot stretch the benchmark (the row says "cut off").
   const auto give_up = clock.start() + std::chrono::duration_cast<Clock::duration>(
@@ -340,7 +345,7 @@ double GeneratorUsPerCall(const RunnerRow& r) {
 }
 
 void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<H2loadRow>& h2,
-                 const std::map<double, BareGrpcRow>& references) {
+                 const std::map<double, BareGrpcRow>& references, const std::map<double, BareGrpcRow>& paced) {
   std::cout << "\n## Open-model runner (aftershock OpenModelRunner, " << flags.channels << " channel(s), "
             << Fixed(flags.seconds, 1) << " s per rate, deadline 2 s)\n\n"
             << "| offered/s | achieved/s | ach/off | ok | failed | shed | lag p50 ms | lag p99 ms | lag max ms "
@@ -399,15 +404,25 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
   if (references.empty()) {
     std::cout << (flags.reference ? "no runner row to compare with\n" : "skipped (--reference=false)\n");
   } else {
-    std::cout << "| for runner rate/s | concurrency | calls/s | ok | failed | CPU us/call | runner us/call | ratio |\n"
-              << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-    for (const auto& [rate, ref] : references) {
-      const auto row = std::find_if(rows.begin(), rows.end(), [rate = rate](const RunnerRow& r) { return r.rate == rate; });
+    std::cout << "| for runner rate/s | mode | concurrency | calls/s | ok | failed | CPU us/call | runner us/call "
+                 "| ratio |\n"
+              << "|---:|:---|---:|---:|---:|---:|---:|---:|---:|\n";
+    auto print = [&](double rate, const BareGrpcRow& ref, const char* mode) {
+      const auto row = std::find_if(rows.begin(), rows.end(), [rate](const RunnerRow& r) { return r.rate == rate; });
       const double ours = GeneratorUsPerCall(*row);
-      std::cout << "| " << Fixed(rate, 0) << " | " << ref.concurrency << " | " << Fixed(ref.rate(), 0) << " | " << ref.ok
-                << " | " << ref.failed << " | " << Fixed(ref.cpu_us_per_call(), 1) << " | " << Fixed(ours, 1) << " | "
+      std::cout << "| " << Fixed(rate, 0) << " | " << mode << " | "
+                << (ref.concurrency > 0 ? std::to_string(ref.concurrency) : std::string("-")) << " | "
+                << Fixed(ref.rate(), 0) << " | " << ref.ok << " | " << ref.failed << " | "
+                << Fixed(ref.cpu_us_per_call(), 1) << " | " << Fixed(ours, 1) << " | "
                 << (ref.cpu_us_per_call() > 0 ? Fixed(ours / ref.cpu_us_per_call(), 3) : "n/a") << " |\n";
+    };
+    for (const auto& [rate, ref] : references) {
+      print(rate, ref, "closed loop");
+      if (const auto p = paced.find(rate); p != paced.end()) print(rate, p->second, "paced");
     }
+    std::cout << "\nThe ratio line below is against the closed loop (issue 12's reference). The paced row is the "
+                 "open model with nothing of aftershock around the client: its ratio is what aftershock's "
+                 "bookkeeping adds at the same rate.\n";
   }
 
   // Summary.
@@ -467,11 +482,17 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
                             .reference_rate = ref->second.rate()});
   };
   for (const RunnerRow& r : rows) {
-    if (r.rate == 5000 && &r != best_held && references.count(r.rate) != 0) {
+    if (best_held && r.rate == 5000 && &r != best_held && references.count(r.rate) != 0) {
       std::cout << "at 5000/s: " << ratio_line(r) << "\n";
     }
   }
-  if (best_held && references.count(best_held->rate) != 0) std::cout << ratio_line(*best_held) << "\n";
+  if (best_held && references.count(best_held->rate) != 0) {
+    std::cout << ratio_line(*best_held) << "\n";
+  } else {
+    // Nothing held: the line still comes, with held_rate=0 and the 5000/s row's figures if any.
+    const auto five = std::find_if(rows.begin(), rows.end(), [](const RunnerRow& r) { return r.rate == 5000; });
+    if (five != rows.end() && references.count(5000) != 0) std::cout << ratio_line(*five) << "\n";
+  }
 }
 
 int Main(int argc, char** argv) {
@@ -495,19 +516,19 @@ int Main(int argc, char** argv) {
 
   if (flags.warmup_seconds > 0) {
     std::cout << "warm-up: 1000/s for " << flags.warmup_seconds << " s (not reported)\n" << std::flush;
-    RunAtRate(target, server.pid(), 1000, flags.warmup_seconds);
+    RunAtRate(target, server.pid(), 1000, flags.warmup_seconds, flags.coalesce_us);
   }
   std::vector<RunnerRow> rows;
   for (double rate : flags.rates) {
     std::cout << "runner: " << Fixed(rate, 0) << " calls/s for " << flags.seconds << " s ..." << std::flush;
-    rows.push_back(RunAtRate(target, server.pid(), rate, flags.seconds));
+    rows.push_back(RunAtRate(target, server.pid(), rate, flags.seconds, flags.coalesce_us));
     const load::RunResult& r = rows.back().result;
     std::cout << " ok " << r.ok << ", failed " << r.failed << ", shed " << r.shed
               << (r.interrupted ? " (cut off)" : "") << "\n";
   }
 
   // The bare client's rows, for the 5000/s row and the highest rate held.
-  std::map<double, BareGrpcRow> references;
+  std::map<double, BareGrpcRow> references, paced;
   if (flags.reference) {
     const RunnerRow* best_held = nullptr;
     for (const RunnerRow& r : rows) {
@@ -518,9 +539,12 @@ int Main(int argc, char** argv) {
       const int concurrency = ReferenceConcurrency(r);
       std::cout << "reference: bare gRPC client, closed loop, concurrency " << concurrency << " for "
                 << flags.seconds << " s ..." << std::flush;
-      references[r.rate] = RunBareGrpcClosedLoop(server.address(), fixtures::PseudonymTargetOptions{}.namespace_name,
-                                                 flags.channels, concurrency, flags.seconds);
-      std::cout << " " << Fixed(references[r.rate].rate(), 0) << " calls/s\n";
+      const std::string ns = fixtures::PseudonymTargetOptions{}.namespace_name;
+      references[r.rate] = RunBareGrpcClosedLoop(server.address(), ns, flags.channels, concurrency, flags.seconds);
+      std::cout << " " << Fixed(references[r.rate].rate(), 0) << " calls/s; paced at " << Fixed(r.rate, 0)
+                << "/s ..." << std::flush;
+      paced[r.rate] = RunBareGrpcPaced(server.address(), ns, flags.channels, r.rate, flags.seconds);
+      std::cout << " done\n";
     }
   }
 
@@ -534,7 +558,7 @@ int Main(int argc, char** argv) {
 
   const int server_exit = server.Stop();
   std::cout << "server stopped (exit code " << server_exit << ")\n";
-  PrintReport(flags, rows, h2, references);  // last: its final line is the machine-readable ratio
+  PrintReport(flags, rows, h2, references, paced);  // last: its final line is the machine-readable ratio
   return 0;
 }
 

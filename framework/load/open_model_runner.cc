@@ -97,7 +97,7 @@ RunResult OpenModelRunner::Run() {
         std::this_thread::sleep_for(kPollSlice);
         if (stop_now()) break;
       } else {
-        std::this_thread::sleep_until(target);
+        std::this_thread::sleep_until(target + options_.dispatch_coalesce);
       }
       now = Clock::now();
     }
