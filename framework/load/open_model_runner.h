@@ -70,6 +70,11 @@ struct RunnerOptions {
   // How long past the last deadline to wait for stragglers before declaring a broken workload.
   std::chrono::milliseconds drain_grace{3000};
   std::uint64_t seed = 1;  // back-off jitter
+  // This generator's share of the schedule: arrival n is its own when n % shard_count == shard
+  // (RateProfile::Cursor). Worker processes sharing one profile and one clock start each take one
+  // shard; their timelines merge into exactly one generator's (framework/metrics/timeline_file.h).
+  int shard = 0;
+  int shard_count = 1;
 };
 
 struct RunResult {

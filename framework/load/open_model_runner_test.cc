@@ -120,6 +120,37 @@ TEST(OpenModelRunnerTest, CoalescedDispatchIssuesEveryArrivalOnceInOrderAndNever
   EXPECT_EQ(lag_values, 3000u);
 }
 
+// Two shards of one schedule on one clock merge into exactly the timeline's counts of one generator.
+TEST(OpenModelRunnerTest, ShardsOfOneScheduleMergeIntoTheWholeSchedule) {
+  RunClock clock = RunClock::StartNow();
+  RunResult results[2];
+  std::thread workers[2];
+  for (int shard = 0; shard < 2; ++shard) {
+    workers[shard] = std::thread([&, shard] {
+      FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+      RunnerOptions options = Options(301, 2);
+      options.shard = shard;
+      options.shard_count = 2;
+      results[shard] = OpenModelRunner(w, options, clock).Run();
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  EXPECT_EQ(results[0].health.scheduled, 301u);  // sequences 0, 2, ..., 600
+  EXPECT_EQ(results[1].health.scheduled, 301u);  // 1, 3, ..., 601
+  EXPECT_DOUBLE_EQ(results[0].health.offered_rate, 150.5);
+  metrics::LoadTimeline merged = results[0].timeline;
+  merged.Merge(results[1].timeline);
+  ASSERT_GE(merged.seconds().size(), 2u);
+  EXPECT_EQ(merged.seconds()[0].offered, 301u);
+  EXPECT_EQ(merged.seconds()[1].offered, 301u);
+  EXPECT_EQ(results[0].ok + results[1].ok, 602u);
+  RunnerOptions bad = Options(10, 1);
+  bad.shard = 2;
+  bad.shard_count = 2;
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  EXPECT_THROW(OpenModelRunner(w, bad, clock), std::invalid_argument);
+}
+
 TEST(OpenModelRunnerTest, StallKeepsOfferedLoadFlatAndLandsInLatencyOfItsSeconds) {
   RunClock clock = RunClock::StartNow();
   // Calls intended in [1 s, 1.5 s) are held until 2.5 s: a 1.5 s stall.
