@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -44,6 +45,7 @@
 #include "bench/internal/bench_support.h"
 #include "framework/common/call_code.h"
 #include "framework/common/run_clock.h"
+#include "framework/ledger/ledger_stream.h"
 #include "framework/ledger/promise_ledger.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/load/rate_profile.h"
@@ -69,6 +71,9 @@ struct BenchFlags {
   int h2load_streams = 64;
   bool reference = true;  // the bare gRPC callback client's closed-loop row
   int coalesce_us = 0;    // RunnerOptions::dispatch_coalesce
+  double soak_seconds = 0;  // 0: no soak run
+  double soak_rate = 5000;
+  double soak_warmup_seconds = 60;
   bool help = false;
 };
 
@@ -84,6 +89,9 @@ constexpr char kUsage[] =
     "  --h2load_clients=N     h2load -c (default 4)\n"
     "  --h2load_streams=N     h2load -m, concurrent streams per connection (default 64)\n"
     "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
+    "  --soak_seconds=S       after the rates, one long run watching RSS (default 0 = none; env BENCH_SOAK_SECONDS)\n"
+    "  --soak_rate=R          the soak run's rate (default 5000)\n"
+    "  --soak_warmup_seconds=S  RSS is compared from this point of the soak on (default 60)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
     "Dashes and underscores are interchangeable in flag names.\n";
 
@@ -94,6 +102,9 @@ BenchFlags ParseFlags(int argc, char** argv) {
   if (const char* env = std::getenv("BENCH_SECONDS"); env && *env) f.seconds = ParsePositiveDouble("seconds", env);
   if (const char* env = std::getenv("BENCH_CHANNELS"); env && *env) f.channels = ParsePositiveInt("channels", env);
   if (const char* env = std::getenv("BENCH_REFERENCE"); env && *env) f.reference = ParseBool("reference", env);
+  if (const char* env = std::getenv("BENCH_SOAK_SECONDS"); env && *env) {
+    f.soak_seconds = ParsePositiveDouble("soak_seconds", env, /*allow_zero=*/true);
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -114,6 +125,9 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "h2load_streams") f.h2load_streams = ParsePositiveInt(name, value);
     else if (name == "reference") f.reference = ParseBool(name, value);
     else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
+    else if (name == "soak_seconds") f.soak_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
+    else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
+    else if (name == "soak_warmup_seconds") f.soak_warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;
@@ -313,6 +327,7 @@ H2loadRow RunH2load(const BenchFlags& flags, const pseudonym::PseudonymProcess& 
   return row;
 }
 
+
 // ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
@@ -333,6 +348,69 @@ std::string LoadAverage() {
   in >> a >> b >> c;
   return in ? a + " " + b + " " + c : "unknown";
 }
+
+// ---------------------------------------------------------------------------------------------
+// Soak: one long run at one rate, RSS sampled
+// ---------------------------------------------------------------------------------------------
+
+double RssMiB() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  }
+  return 0;
+}
+
+// The run a scenario makes: the per-second timeline, the promise ledger in memory (bounded by its
+// capacity, 100,000 here: reached in the first 20 s at 5000/s) and the exhaustive streamed ledger
+// file beside it. Prints RSS every 10 s and whether it stayed within 10 % after the warm-up.
+void RunSoak(const BenchFlags& flags, fixtures::PseudonymTarget& target) {
+  TempDir dir;
+  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 100000});
+  ledger.AttachStream(ledger::LedgerStream::Open((dir.path() / "ledger.tsv").string(), {{"bench", "soak"}}));
+  const RunClock clock = RunClock::StartNow();
+  auto workload = target.MakeWorkload(ledger, clock);
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(flags.soak_rate, flags.soak_seconds);
+  options.call_deadline = std::chrono::seconds(2);
+  options.max_in_flight = 100000;
+  options.dispatch_coalesce = std::chrono::microseconds(flags.coalesce_us);
+  load::OpenModelRunner runner(*workload, std::move(options), clock);
+  std::cout << "\n## Soak: " << Fixed(flags.soak_rate, 0) << " calls/s for " << Fixed(flags.soak_seconds, 0)
+            << " s (timeline, ledger of 100000 in memory + the streamed file)\n\n| t s | RSS MiB | in flight |\n|---:|---:|---:|\n"
+            << std::flush;
+  std::atomic<bool> done{false};
+  std::vector<std::pair<double, double>> samples;  // (t, MiB)
+  std::thread sampler([&] {
+    const auto start = Clock::now();
+    for (int i = 0; i < 100000 && !done.load(); ++i) {
+      const double t = std::chrono::duration<double>(Clock::now() - start).count();
+      const double mib = RssMiB();
+      samples.emplace_back(t, mib);
+      if (i % 10 == 0) std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | " << runner.Progress().in_flight << " |\n" << std::flush;
+      for (int k = 0; k < 10 && !done.load(); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  const load::RunResult result = runner.Run();
+  done.store(true);
+  sampler.join();
+  ledger.CloseStream();
+  double after_warmup = 0, max_after = 0, end = samples.empty() ? 0 : samples.back().second;
+  for (const auto& [t, mib] : samples) {
+    if (t < flags.soak_warmup_seconds) continue;
+    if (after_warmup == 0) after_warmup = mib;
+    max_after = std::max(max_after, mib);
+  }
+  const double growth = after_warmup > 0 ? (max_after - after_warmup) / after_warmup * 100 : 0;
+  std::cout << "\nsoak: " << result.ok << " ok, " << result.failed << " failed, " << result.shed << " shed"
+            << (result.health.generator_limited ? "; generator-limited: " + result.health.reason : "") << "\n"
+            << "soak: RSS at " << Fixed(flags.soak_warmup_seconds, 0) << " s " << Fixed(after_warmup, 1)
+            << " MiB, at the end " << Fixed(end, 1) << " MiB, highest after the warm-up " << Fixed(max_after, 1)
+            << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
+            << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
+}
+
 
 // The reference row's concurrency for a runner row: the runner's mean calls in flight at that rate
 // (Little's law: rate x mean latency), so both batch about as much on the wire.
@@ -555,6 +633,8 @@ int Main(int argc, char** argv) {
               << std::flush;
     h2 = RunH2load(flags, server);
   }
+
+  if (flags.soak_seconds > 0) RunSoak(flags, target);
 
   const int server_exit = server.Stop();
   std::cout << "server stopped (exit code " << server_exit << ")\n";
