@@ -367,7 +367,8 @@ double RssMiB() {
 // file beside it. Prints RSS every 10 s and whether it stayed within 10 % after the warm-up.
 void RunSoak(const BenchFlags& flags, fixtures::PseudonymTarget& target) {
   TempDir dir;
-  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 100000});
+  // Bounded as a scenario bounds it (ledger_capacity is also the near-fault and recent-ring bound).
+  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 100000, .fault_capacity = 100000});
   ledger.AttachStream(ledger::LedgerStream::Open((dir.path() / "ledger.tsv").string(), {{"bench", "soak"}}));
   const RunClock clock = RunClock::StartNow();
   auto workload = target.MakeWorkload(ledger, clock);
