@@ -125,9 +125,10 @@ TEST_F(JanitorTest, AfterTheSupervisorIsKilledItStopsWhatItStartedAndRemovesWhat
       },
       log_);
   ASSERT_GT(janitor, 0);
-  // Another process puts a different file where a recorded one was: it is not ours any more.
-  fs::remove(other_state);
-  { std::ofstream(other_state) << "someone else's\n"; }
+  // Another process puts a different file where a recorded one was: it is not ours any more. (Made
+  // first and renamed over it, so it cannot get the freed inode number of the one it replaces.)
+  { std::ofstream(root_ / "replacement") << "someone else's\n"; }
+  fs::rename(root_ / "replacement", other_state);
 
   ASSERT_TRUE(GoneWithin(janitor, milliseconds(30000))) << ReadAll(log_);
   const std::string log = ReadAll(log_);
