@@ -363,6 +363,8 @@ TEST_F(ClusterCliTest, UpStatusDownLeavesNothingRunning) {
   struct stat log_stat {};
   ASSERT_EQ(::lstat((state_ + ".log").c_str(), &log_stat), 0);
   EXPECT_EQ(log_stat.st_mode & 07777, 0600u);
+  ASSERT_EQ(::lstat((state_ + ".janitor.log").c_str(), &log_stat), 0);
+  EXPECT_EQ(log_stat.st_mode & 07777, 0600u);
   // A second `up` on the same state: that supervisor is up, nothing else starts.
   const CliResult again = Run({"up"}, seconds(30));
   EXPECT_EQ(again.code, 0) << again.output;

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,6 +108,13 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
   options.lease = std::chrono::minutes(up.lease_minutes);
   options.supervisor_log_path = log_path;
   options.janitor_log_path = up.state_path + ".janitor.log";
+  // The janitor appends to its log (its history across runs); created private, never through a symlink.
+  const int janitor_log =
+      ::open(options.janitor_log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (janitor_log >= 0) {
+    ::fchmod(janitor_log, 0600);
+    ::close(janitor_log);
+  }
   std::cerr << "[supervisor] pid " << ::getpid() << ": bringing the local cluster up (" << up.replicas
             << " replicas, store " << up.store << ", nice " << up.nice << ")\n";
 
