@@ -40,6 +40,7 @@ void ArtifactsReporter::OnVerdict(const ScenarioInfo& info, const ScenarioReport
   WriteFile(dir / "stage-report.txt", report.stage_report_txt);
   WriteFile(dir / "stage-report.md", report.stage_report_md);
   WriteFile(dir / "stage-report.json", report.stage_report_json);
+  WriteFile(dir / "gates.json", report.gates_json);
   WriteFile(dir / "verdict.txt", report.verdict);
   WriteFile(dir / "failures.txt", report.failures);
 }

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "framework/metrics/load_timeline.h"
 #include "framework/metrics/stage_summary.h"
 
@@ -17,6 +19,35 @@ Timeline Render(std::string file_name, Write write) {
   t.csv = std::move(csv).str();
   if (!t.csv.empty() && t.csv.back() != '\n') t.csv += '\n';
   return t;
+}
+
+// gates.json: the figures of every gate as numbers, for `aftershock-report compare` and other tools
+// (verdict.txt has them only as text). One gate a line, so a diff of two runs reads well.
+std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::string& failures) {
+  nlohmann::ordered_json head = nlohmann::ordered_json::object();
+  head["verdict"] = failures.empty() ? "PASS" : "FAIL";
+  head["interrupted"] = outcome.interrupted;
+  head["aborted"] = outcome.abort.has_value();
+  nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
+  std::istringstream lines(failures);
+  for (std::string line; std::getline(lines, line);) reasons.push_back(line);
+  head["failures"] = reasons;
+  std::string out = head.dump();
+  out.pop_back();  // the closing brace: the gates follow
+  out += ",\"gates\":[";
+  for (std::size_t i = 0; i < outcome.gates.size(); ++i) {
+    const gates::GateResult& g = outcome.gates[i];
+    nlohmann::ordered_json j;
+    j["name"] = g.name;
+    j["result"] = std::string(gates::StatusWord(g));
+    j["message"] = g.message;
+    nlohmann::ordered_json figures = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : g.figures) figures[name] = value;
+    j["figures"] = figures;
+    out += (i ? ",\n" : "\n") + j.dump();
+  }
+  out += "\n]}\n";
+  return out;
 }
 
 }  // namespace
@@ -44,6 +75,7 @@ ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
   if (!outcome.ledger_error.empty()) r.failures += "ledger file: " + outcome.ledger_error + "\n";
   if (outcome.interrupted) r.failures += "interrupted: the run was stopped early (SIGINT/SIGTERM)\n";
   r.all_passed = r.failures.empty();
+  r.gates_json = GatesJson(outcome, r.failures);
   return r;
 }
 

@@ -52,6 +52,9 @@ struct ScenarioReport {
   std::string stage_report_md;
   std::string stage_report_json;
   std::string verdict;   // gates::FormatGateReport of every gate
+  // gates.json: {"verdict":"PASS|FAIL","interrupted":b,"aborted":b,"failures":[...],"gates":[{"name",
+  // "result":"PASS|FAIL|N/A","message","figures":{name:value}}]}, one gate a line (docs/formats.md).
+  std::string gates_json;
   std::string failures;  // failures.txt: one reason a line; empty on a green run
   bool all_passed = false;
 };
