@@ -173,8 +173,8 @@ TEST(HtmlReport, LatencyOnALogAxisSkipsSecondsWithoutCalls) {
 }
 
 TEST(SvgPlot, BreaksALineAtAMissingPoint) {
-  Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .series = {}, .windows = {},
-         .instants = {}};
+  Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
+         .series = {}, .windows = {}, .instants = {}};
   p.series.push_back({.name = "a", .color = "#000", .points = {{0.5, 1.0}, {1.5, 2.0}, {2.5, std::nullopt}, {3.5, 1.0}},
                       .dashed = false});
   const std::string svg = RenderPlot(p);

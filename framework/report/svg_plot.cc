@@ -154,7 +154,7 @@ std::string RenderPlot(const Plot& plot) {
          "\" text-anchor=\"middle\">" + Tick(v) + "</text>\n";
   }
   o += "<text class=\"tick\" x=\"" + Num(kLeft + kPlotW) + "\" y=\"" + Num(kHeight - 2) +
-       "\" text-anchor=\"end\">run second</text>\n";
+       "\" text-anchor=\"end\">" + EscapeHtml(plot.x_label) + "</text>\n";
   o += "<text class=\"tick\" x=\"4\" y=\"" + Num(kTop - 4) + "\">" + EscapeHtml(plot.y_label) + "</text>\n";
 
   // The series: one polyline per unbroken run of drawable points.

@@ -55,7 +55,8 @@ struct Plot {
   std::string title;    // shown above the plot
   std::string y_label;  // e.g. "ms"
   bool log_y = false;   // log10 axis; y <= 0 points are not drawn on it
-  double x_max = 0;     // the time axis spans [0, x_max] seconds
+  double x_max = 0;     // the x axis spans [0, x_max]
+  std::string x_label = "run second";
   std::vector<PlotSeries> series;
   std::vector<PlotWindow> windows;
   std::vector<PlotInstant> instants;

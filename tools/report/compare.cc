@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "framework/report/svg_plot.h"
+#include "tools/report/history.h"
 
 namespace aftershock::report_tools {
 namespace {
@@ -323,7 +324,9 @@ void WriteCompareHtml(const std::vector<CompareRow>& rows, const CompareOptions&
 int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const std::string usage =
       "usage: aftershock-report compare A B [--tolerance=10%] [--abs-tolerance=0] [--format=text|markdown|html]\n"
-      "                                     [--fail-on-regression] [--output=FILE]\n";
+      "                                     [--fail-on-regression] [--output=FILE]\n"
+      "       aftershock-report history --figure=[GATE.]FIGURE [--scenario=SET/NAME] [--svg=FILE] DIR...\n";
+  if (!args.empty() && args[0] == "history") return RunHistory({args.begin() + 1, args.end()}, out, err);
   if (args.empty() || args[0] != "compare") {
     err << "aftershock-report: " << (args.empty() ? "no command given" : "unknown command '" + args[0] + "'") << "\n"
         << usage;

@@ -1,5 +1,5 @@
-// aftershock-report: commands over artifact folders; today `compare A B` (tools/report/compare.h,
-// docs/report.md).
+// aftershock-report: commands over artifact folders: `compare A B` (tools/report/compare.h) and
+// `history DIR...` (tools/report/history.h); docs/report.md.
 #include <iostream>
 #include <string>
 #include <vector>
