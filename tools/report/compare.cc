@@ -13,6 +13,7 @@
 
 #include "framework/report/svg_plot.h"
 #include "tools/report/history.h"
+#include "tools/report/summary.h"
 
 namespace aftershock::report_tools {
 namespace {
@@ -47,6 +48,7 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
       for (const auto& g : j.at("gates")) {
         GateFigures f;
         f.result = g.at("result").get<std::string>();
+        f.message = g.value("message", "");
         for (const auto& [name, value] : g.at("figures").items()) {
           f.figures.emplace_back(name, value.is_number() ? value.get<double>() : std::nan(""));
         }
@@ -61,7 +63,8 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
       const auto space = line.find(' ');
       const auto colon = line.find(':', space == std::string::npos ? 0 : space);
       if (space == std::string::npos || colon == std::string::npos) continue;
-      s.gates.emplace_back(line.substr(space + 1, colon - space - 1), GateFigures{line.substr(0, space), {}});
+      const std::string message = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+      s.gates.emplace_back(line.substr(space + 1, colon - space - 1), GateFigures{line.substr(0, space), {}, message});
     }
   }
   if (const auto stages = Slurp(dir / "stage-report.json")) {
@@ -72,7 +75,7 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
         if (row.value("stage", "") == "total") total = &row;
       }
       if (total != nullptr) {
-        GateFigures f{"", {}};
+        GateFigures f{"", {}, ""};
         for (const char* key : {"requests", "ok", "failed", "shed", "success_ratio", "p50_ms", "p99_ms", "max_ms"}) {
           if (total->contains(key) && total->at(key).is_number()) f.figures.emplace_back(key, total->at(key).get<double>());
         }
@@ -325,8 +328,10 @@ int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, st
   const std::string usage =
       "usage: aftershock-report compare A B [--tolerance=10%] [--abs-tolerance=0] [--format=text|markdown|html]\n"
       "                                     [--fail-on-regression] [--output=FILE]\n"
-      "       aftershock-report history --figure=[GATE.]FIGURE [--scenario=SET/NAME] [--svg=FILE] DIR...\n";
+      "       aftershock-report history --figure=[GATE.]FIGURE [--scenario=SET/NAME] [--svg=FILE] DIR...\n"
+      "       aftershock-report summary SET_DIR [--artifact-name=NAME] [--artifact-url=URL]\n";
   if (!args.empty() && args[0] == "history") return RunHistory({args.begin() + 1, args.end()}, out, err);
+  if (!args.empty() && args[0] == "summary") return RunSummary({args.begin() + 1, args.end()}, out, err);
   if (args.empty() || args[0] != "compare") {
     err << "aftershock-report: " << (args.empty() ? "no command given" : "unknown command '" + args[0] + "'") << "\n"
         << usage;

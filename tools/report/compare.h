@@ -35,6 +35,7 @@ namespace aftershock::report_tools {
 struct GateFigures {
   std::string result;  // "PASS", "FAIL", "N/A"
   std::vector<std::pair<std::string, double>> figures;
+  std::string message;  // the gate's figure and budget, as in verdict.txt
 };
 
 // One scenario of one run: gate name -> result and figures, in gates.json order.
