@@ -29,7 +29,7 @@ svg.plot{width:100%;height:auto;display:block;margin:.3em 0 1em}
 svg .plot-area{fill:#fcfcfc;stroke:#bbb}svg .grid{stroke:#e4e4e4}svg .tick,svg .legend{font-size:11px;fill:#555}
 svg .plot-title{font-size:13px;font-weight:bold;fill:#222}svg .no-data{font-size:16px;fill:#999}
 svg .chaos-window{fill:#ff7f0e;fill-opacity:.18;stroke:#ff7f0e;stroke-opacity:.6}
-svg .chaos-label{font-size:10px;fill:#a0522d}svg .chaos-event{stroke:#9467bd;stroke-width:1.5;stroke-dasharray:3 2}
+svg .chaos-label{font-size:10px;fill:#a0522d}svg .confirm-span line{stroke:#9467bd;stroke-width:1.5}svg .confirm-span text{font-size:10px;fill:#6a3d9a}svg .chaos-event{stroke:#9467bd;stroke-width:1.5;stroke-dasharray:3 2}
 svg polyline.series{fill:none;stroke-width:1.6}
 ul.failures li{color:#a11}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em}
 )css";
@@ -74,6 +74,7 @@ std::optional<double> Ms(std::int64_t ns, bool has_data) {
 struct ChaosMarks {
   std::vector<PlotWindow> windows;
   std::vector<PlotInstant> instants;
+  std::vector<PlotSpan> spans;
 };
 
 ChaosMarks MarksOf(const scenario::ScenarioOutcome& o, std::int64_t run_end_second) {
@@ -84,6 +85,12 @@ ChaosMarks MarksOf(const scenario::ScenarioOutcome& o, std::int64_t run_end_seco
   for (const chaos::ChaosEvent& e : o.chaos.events()) {
     if (e.event == "apply" || e.event == "revert" || e.event == "action") continue;
     m.instants.push_back({.kind = e.event, .label = e.fault, .title = e.detail, .at = e.seconds});
+  }
+  // How long each fault took to show its effect (a failover's time), from its apply to the proof.
+  for (const chaos::ConfirmationRecord& c : o.confirmations) {
+    if (c.revert || c.status != chaos::Confirmation::Status::kConfirmed) continue;
+    m.spans.push_back({.label = c.fault + " confirmed after " + Fixed(c.after_seconds, 1) + " s", .fault = c.fault,
+                       .begin = c.seconds - c.after_seconds, .end = c.seconds});
   }
   return m;
 }
@@ -103,6 +110,7 @@ Plot BasePlot(std::string id, std::string title, std::string y_label, bool log_y
   p.x_max = x_max;
   p.windows = m.windows;
   p.instants = m.instants;
+  p.spans = m.spans;
   return p;
 }
 

@@ -6,7 +6,8 @@
 //     interruption, a safety abort (condition, breach, how long load went on);
 //   - plots on one time axis (run seconds), each with every fault window shaded and labelled and each
 //     fault's confirmation marked: per-second offered / ok / failed by code / shed ("throughput"),
-//     p50 / p99 / max latency on a log axis ("latency"), dispatch lag p50 / p99 / max ("lag");
+//     p50 / p99 / max latency on a log axis ("latency"), dispatch lag p50 / p99 / max ("lag"), and
+//     on each the time a fault took to confirm its effect (the failover time);
 //   - the gate table, red first (FAIL, then PASS, then N/A), with each gate's message (figure and
 //     budget) and figures; the stage report; the chaos timeline; the fault confirmations.
 //

@@ -55,6 +55,11 @@ scenario::ScenarioOutcome Outcome(const std::string& fault = "stall") {
   o.chaos.Record(clock.start() + std::chrono::milliseconds(3500), "confirmed", fault, "stalled after 0.5 s");
   o.chaos.Record(clock.start() + std::chrono::seconds(6), "revert", fault);
   o.chaos.Record(clock.start() + std::chrono::seconds(8), "action", "kill-replica", "killed r1");
+  o.confirmations = {{.fault = fault, .round = 1, .revert = false, .status = chaos::Confirmation::Status::kConfirmed,
+                      .detail = "stalled after 0.5 s", .seconds = 3.5, .after_seconds = 0.5},
+                     {.fault = "kill-replica", .round = 1, .revert = false,
+                      .status = chaos::Confirmation::Status::kNotConfirmed, .detail = "no", .seconds = 9,
+                      .after_seconds = 1}};
   o.gates = {{.name = "p1-longest-outage", .passed = true, .message = "0 s (budget 5 s)",
               .figures = {{"longest_outage_seconds", 0}, {"max_outage_seconds", 5}}},
              gates::NotApplicable("alert-fired", "no alert rule"),
@@ -78,6 +83,9 @@ TEST(HtmlReport, HasOnePlotOfEachKindAndEveryFaultWindowOnEach) {
   EXPECT_EQ(Count(html, "class=\"chaos-window\" data-fault=\"stall\""), 3u);
   EXPECT_EQ(Count(html, "class=\"chaos-window\" data-fault=\"kill-replica\""), 3u);
   EXPECT_EQ(Count(html, "class=\"chaos-event\" data-event=\"confirmed\" data-fault=\"stall\""), 3u);
+  // The time the stall took to show, from its confirmation record, on each plot.
+  EXPECT_EQ(Count(html, "<g class=\"confirm-span\" data-fault=\"stall\">"), 3u);
+  EXPECT_THAT(html, HasSubstr(">stall confirmed after 0.5 s</text>"));
   // The series of the throughput plot: offered, ok, the one failing code, shed.
   EXPECT_EQ(Count(html, "data-series=\"failed UNAVAILABLE\""), 1u);
   EXPECT_EQ(Count(html, "data-series=\"offered\""), 1u);
@@ -174,7 +182,7 @@ TEST(HtmlReport, LatencyOnALogAxisSkipsSecondsWithoutCalls) {
 
 TEST(SvgPlot, BreaksALineAtAMissingPoint) {
   Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
-         .series = {}, .windows = {}, .instants = {}};
+         .series = {}, .windows = {}, .instants = {}, .spans = {}};
   p.series.push_back({.name = "a", .color = "#000", .points = {{0.5, 1.0}, {1.5, 2.0}, {2.5, std::nullopt}, {3.5, 1.0}},
                       .dashed = false});
   const std::string svg = RenderPlot(p);

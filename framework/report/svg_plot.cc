@@ -130,6 +130,17 @@ std::string RenderPlot(const Plot& plot) {
          "\"><title>" + EscapeHtml(e.kind + " " + e.label + " at " + Tick(e.at) + " s: " + e.title) + "</title></line>\n";
   }
 
+  for (std::size_t i = 0; i < plot.spans.size(); ++i) {
+    const PlotSpan& sp = plot.spans[i];
+    const double x0 = map_x(sp.begin);
+    const double x1 = std::max(x0 + 1, map_x(sp.end));
+    const double y = kTop + 22 + 12.0 * static_cast<double>(i % 4);
+    o += "<g class=\"confirm-span\" data-fault=\"" + EscapeHtml(sp.fault) + "\"><line x1=\"" + Num(x0) + "\" x2=\"" +
+         Num(x1) + "\" y1=\"" + Num(y) + "\" y2=\"" + Num(y) + "\"/><line x1=\"" + Num(x1) + "\" x2=\"" + Num(x1) +
+         "\" y1=\"" + Num(y - 4) + "\" y2=\"" + Num(y + 4) + "\"/><text x=\"" + Num(x1 + 3) + "\" y=\"" + Num(y + 3) +
+         "\">" + EscapeHtml(sp.label) + "</text></g>\n";
+  }
+
   // Axes: y gridlines with labels, x ticks in seconds.
   if (axis.log) {
     for (double e = axis.lo; e <= axis.hi + 1e-9; e += 1) {

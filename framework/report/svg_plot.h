@@ -6,7 +6,8 @@
 // The markup has stable hooks for tests and tools: the plot is `<svg class="plot" data-plot="<id>">`,
 // each series a `<polyline class="series" data-series="<name>">` (one per unbroken run of points),
 // each window `<rect class="chaos-window" data-fault="<label>">`, each instant
-// `<line class="chaos-event" data-event="<kind>" data-fault="<label>">`. An empty plot (no point in
+// `<line class="chaos-event" data-event="<kind>" data-fault="<label>">`, each span
+// `<g class="confirm-span" data-fault="<fault>">`. An empty plot (no point in
 // any series) renders `<text class="no-data">no data</text>` instead of axes.
 //
 //   Plot p{.id = "latency", .title = "latency (ms)", .log_y = true, .x_max = 60};
@@ -50,6 +51,15 @@ struct PlotInstant {
   double at = 0;
 };
 
+// A span drawn as a bracket near the top of the plot with its label, e.g. from a fault's apply to
+// the confirmation of its effect ("primary-kill confirmed after 9.9 s": the failover time).
+struct PlotSpan {
+  std::string label;  // the text, and data-label
+  std::string fault;  // data-fault
+  double begin = 0;
+  double end = 0;
+};
+
 struct Plot {
   std::string id;       // data-plot
   std::string title;    // shown above the plot
@@ -60,6 +70,7 @@ struct Plot {
   std::vector<PlotSeries> series;
   std::vector<PlotWindow> windows;
   std::vector<PlotInstant> instants;
+  std::vector<PlotSpan> spans;
 };
 
 // One `<svg class="plot" ...>` element (width 100% of its container, fixed aspect).
