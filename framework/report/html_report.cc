@@ -186,6 +186,52 @@ std::string LagPlot(const scenario::ScenarioOutcome& o, double x_max, const Chao
   return RenderPlot(p);
 }
 
+// Lost and changed promises per second of their acknowledgment, one line per property and kind,
+// with the fault windows: which fault lost what.
+std::string LostPromisesPlot(const scenario::ScenarioOutcome& o, double x_max, const ChaosMarks& m) {
+  Plot p = BasePlot("lost-promises", "lost or changed promises, by the second they were acknowledged", "promises",
+                    false, x_max, m);
+  const std::int64_t start_ms = o.load.timeline.clock().UnixMsOfSecond(0);
+  const auto seconds = static_cast<std::size_t>(std::max(1.0, std::ceil(x_max)));
+  std::map<std::string, std::vector<double>> per_second;
+  // None lost is a finding too: a zero line (with the fault windows), not "no data".
+  if (o.verification->violations.empty()) per_second["lost"].resize(seconds, 0);
+  for (const ledger::Violation& v : o.verification->violations) {
+    const std::string name = std::string(ledger::PropertyName(v.property)) + " " + std::string(ledger::KindName(v.kind));
+    auto& counts = per_second[name];
+    counts.resize(seconds, 0);
+    const double at = static_cast<double>(v.unix_ms - start_ms) / 1000.0;
+    const auto i = static_cast<std::size_t>(std::clamp(at, 0.0, static_cast<double>(seconds - 1)));
+    counts[i] += 1;
+  }
+  std::size_t color = 0;
+  for (const auto& [name, counts] : per_second) {
+    PlotSeries series{.name = name, .color = kPalette[color++ % std::size(kPalette)], .points = {}, .dashed = false};
+    for (std::size_t i = 0; i < counts.size(); ++i) series.points.emplace_back(static_cast<double>(i) + 0.5, counts[i]);
+    p.series.push_back(std::move(series));
+  }
+  return RenderPlot(p);
+}
+
+constexpr std::size_t kLostRowsShown = 200;
+
+std::string LostPromisesTable(const ledger::VerificationReport& v) {
+  if (v.violations.empty()) return "<p class=\"lost-promises\">no promise lost or changed</p>\n";
+  std::string t = "<table class=\"lost-promises\">\n<tr><th>acknowledged (unix ms)</th><th>property</th><th>kind</th>"
+                  "<th>key</th><th>expected</th><th>observed</th></tr>\n";
+  for (std::size_t i = 0; i < v.violations.size() && i < kLostRowsShown; ++i) {
+    const ledger::Violation& x = v.violations[i];
+    t += "<tr class=\"lost\"><td class=\"num\">" + std::to_string(x.unix_ms) + "</td><td>" +
+         std::string(ledger::PropertyName(x.property)) + "</td><td>" + EscapeHtml(ledger::KindName(x.kind)) + "</td><td>" +
+         EscapeHtml(x.key) + "</td><td>" + EscapeHtml(x.expected) + "</td><td>" + EscapeHtml(x.observed) + "</td></tr>\n";
+  }
+  t += "</table>\n";
+  if (v.violations.size() > kLostRowsShown) {
+    t += "<p>" + std::to_string(v.violations.size() - kLostRowsShown) + " more in lost-promises.csv</p>\n";
+  }
+  return t;
+}
+
 std::string GateTable(const std::vector<gates::GateResult>& results) {
   // Red first, then green, then not applicable; the verdict's order within each.
   std::vector<const gates::GateResult*> rows;
@@ -315,6 +361,10 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
   const ChaosMarks marks = MarksOf(*o, o->load.timeline.size());
   b += "<h2>Timeline</h2>\n" + ThroughputPlot(*o, x_max, marks) + LatencyPlot(*o, x_max, marks) +
        LagPlot(*o, x_max, marks);
+  if (o->verification) {
+    b += "<h2>Lost or changed promises (" + std::to_string(o->verification->violations.size()) + ")</h2>\n" +
+         LostPromisesPlot(*o, x_max, marks) + LostPromisesTable(*o->verification);
+  }
   b += "<h2>Gates</h2>\n" + GateTable(o->gates);
   b += "<h2>Stage report</h2>\n" + StageTable(o->load.timeline);
   b += "<h2>Chaos timeline</h2>\n" + ChaosTable(*o) + ConfirmationTable(*o);
@@ -324,7 +374,7 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
     b += "</ul>\n";
   }
   b += "<p class=\"files\">Files beside this page: load-timeline.csv, chaos-timeline.csv, stage-report.*, "
-       "gates.json, verdict.txt, failures.txt, ledger.tsv (docs/formats.md).</p>\n";
+       "gates.json, lost-promises.csv, verdict.txt, failures.txt, ledger.tsv (docs/formats.md).</p>\n";
   return Page(info.set + " / " + info.scenario + ": " + verdict, verdict, b);
 }
 

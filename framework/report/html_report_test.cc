@@ -180,6 +180,58 @@ TEST(HtmlReport, LatencyOnALogAxisSkipsSecondsWithoutCalls) {
   EXPECT_EQ(Count(latency, "<polyline"), 3u);
 }
 
+TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
+  auto outcome = Outcome();
+  const std::int64_t start = outcome.load.timeline.clock().UnixMsOfSecond(0);
+  ledger::VerificationReport v;
+  v.violations = {{.key = "k<1>", .expected = "v1", .observed = "", .value = "v1", .unix_ms = start + 4200,
+                   .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
+                   .promise_kind = ledger::PromiseKind::kWritten},
+                  {.key = "k2", .expected = "v2", .observed = "", .value = "v2", .unix_ms = start + 4700,
+                   .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
+                   .promise_kind = ledger::PromiseKind::kWritten},
+                  {.key = "k3", .expected = "a,b", .observed = "c\"d", .value = "a,b", .unix_ms = start + 5100,
+                   .property = ledger::Violation::Property::kP2Stability, .kind = ledger::Violation::Kind::kChanged,
+                   .promise_kind = ledger::PromiseKind::kIssued}};
+  outcome.verification = v;
+  const ScenarioReport r = MakeScenarioReport(outcome);
+  EXPECT_EQ(r.lost_promises, 3u);
+  EXPECT_EQ(r.lost_promises_csv,
+            "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n" +
+                std::to_string(start + 4200) + ",4.200,P3,NotFound,written,k<1>,v1,,v1\n" +
+                std::to_string(start + 4700) + ",4.700,P3,NotFound,written,k2,v2,,v2\n" +
+                std::to_string(start + 5100) + ",5.100,P2,changed,issued,k3,\"a,b\",\"c\"\"d\",\"a,b\"\n");
+  const std::string html = RenderHtmlReport(kInfo, r);
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);
+  EXPECT_EQ(Count(html, "data-plot=\"lost-promises\""), 1u);
+  // Both faults shaded on the lost-promises plot too.
+  EXPECT_EQ(Count(html, "class=\"chaos-window\""), 8u);
+  EXPECT_EQ(Count(html, "data-series=\"P3 NotFound\""), 1u);
+  EXPECT_EQ(Count(html, "data-series=\"P2 changed\""), 1u);
+  EXPECT_EQ(Count(html, "<tr class=\"lost\">"), 3u);
+  EXPECT_THAT(html, HasSubstr("<h2>Lost or changed promises (3)</h2>"));
+  EXPECT_THAT(html, HasSubstr("<td>k&lt;1&gt;</td>"));
+
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  ArtifactsReporter files;
+  ReportScenario({&files}, {.set = "pr", .scenario = "lossy", .artifacts_dir = tmp.path()}, outcome);
+  EXPECT_EQ(Slurp(std::filesystem::path(tmp.path()) / "lost-promises.csv"), r.lost_promises_csv);
+  // No verification (the target makes no promises): no file, no section.
+  const process::ScratchDir tmp2 = process::ScratchDir::Create("aftershock-html-test");
+  const auto no_promises = Outcome();
+  ReportScenario({&files}, {.set = "pr", .scenario = "none", .artifacts_dir = tmp2.path()}, no_promises);
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(tmp2.path()) / "lost-promises.csv"));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(no_promises)), Not(HasSubstr("Lost or changed")));
+  // Verified and none lost: a zero line under the fault windows, not "no data".
+  auto kept = Outcome();
+  kept.verification = ledger::VerificationReport{};
+  const std::string none_lost = RenderHtmlReport(kInfo, MakeScenarioReport(kept));
+  EXPECT_EQ(Count(none_lost, "class=\"chaos-window\""), 8u);
+  EXPECT_EQ(Count(none_lost, "data-series=\"lost\""), 1u);
+  EXPECT_EQ(Count(none_lost, "no data"), 0u);
+  EXPECT_THAT(none_lost, HasSubstr("no promise lost or changed"));
+}
+
 TEST(SvgPlot, BreaksALineAtAMissingPoint) {
   Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
          .series = {}, .windows = {}, .instants = {}, .spans = {}};

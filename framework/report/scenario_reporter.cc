@@ -1,5 +1,6 @@
 #include "framework/report/scenario_reporter.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,30 @@ std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::strin
   return out;
 }
 
+// A CSV field per RFC 4180: quoted only when it holds a comma, quote, CR or LF.
+std::string CsvCell(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// lost-promises.csv: when each broken promise was acknowledged (on the run's clock), which property
+// it broke and how, and what was expected and observed.
+std::string LostPromisesCsv(const scenario::ScenarioOutcome& outcome, std::size_t* rows) {
+  std::string out = "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n";
+  const std::int64_t start_ms = outcome.load.timeline.clock().UnixMsOfSecond(0);
+  for (const ledger::Violation& v : outcome.verification->violations) {
+    char second[32];
+    std::snprintf(second, sizeof second, "%.3f", static_cast<double>(v.unix_ms - start_ms) / 1000.0);
+    out += std::to_string(v.unix_ms) + "," + second + "," + std::string(ledger::PropertyName(v.property)) + "," +
+           CsvCell(std::string(ledger::KindName(v.kind))) + "," + std::string(ledger::PromiseKindName(v.promise_kind)) +
+           "," + CsvCell(v.key) + "," + CsvCell(v.expected) + "," + CsvCell(v.observed) + "," + CsvCell(v.value) + "\n";
+    ++*rows;
+  }
+  return out;
+}
+
 }  // namespace
 
 ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
@@ -76,6 +101,7 @@ ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
   if (outcome.interrupted) r.failures += "interrupted: the run was stopped early (SIGINT/SIGTERM)\n";
   r.all_passed = r.failures.empty();
   r.gates_json = GatesJson(outcome, r.failures);
+  if (outcome.verification) r.lost_promises_csv = LostPromisesCsv(outcome, &r.lost_promises);
   return r;
 }
 

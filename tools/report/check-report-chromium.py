@@ -3,7 +3,8 @@
 
 For every scenario folder of a set (one holding report.html), and for the set's index.html:
   - the screenshot is not blank (more than MIN_COLOURS distinct colours; PNG decoded here, no PIL);
-  - the DOM Chromium built has one plot each of throughput, latency and lag, one chaos-window per
+  - the DOM Chromium built has one plot each of throughput, latency and lag (and lost-promises when
+    the folder has lost-promises.csv), one chaos-window per
     fault span of chaos-timeline.csv on each plot, and a gate table whose FAIL / PASS / N/A rows
     match verdict.txt's lines; the page's verdict matches failures.txt;
   - the index lists every scenario folder, with as many FAIL rows as red folders.
@@ -177,8 +178,11 @@ def check_scenario(chromium, profile, folder, page=None):
     colours = png_colours(png)
     if colours <= MIN_COLOURS:
         problems.append("the screenshot is blank: %d distinct colour(s)" % colours)
-    if sorted(dom.plots) != ["lag", "latency", "throughput"]:
-        problems.append("plots %s, want one each of throughput, latency, lag" % dom.plots)
+    want_plots = ["lag", "latency", "throughput"]
+    if os.path.exists(os.path.join(folder, "lost-promises.csv")):
+        want_plots.append("lost-promises")
+    if sorted(dom.plots) != sorted(want_plots):
+        problems.append("plots %s, want one each of %s" % (dom.plots, ", ".join(want_plots)))
     spans = expected_spans(folder)
     if any(w != spans for w in dom.windows) or not dom.windows:
         problems.append("chaos windows per plot %s, want %d (the fault spans of chaos-timeline.csv)" % (dom.windows, spans))
