@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "framework/process/scratch_dir.h"
 #include "framework/report/artifacts_reporter.h"
@@ -270,6 +272,22 @@ TEST(HtmlReporter, WritesTheReportAndAnIndexOfTheSet) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
     EXPECT_THAT(e.path().string(), Not(HasSubstr(".tmp"))) << e.path();
   }
+}
+
+TEST(HtmlReporter, ScenariosFinishingTogetherAreAllOnTheIndex) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  const auto outcome = Outcome();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      HtmlReporter html;
+      const std::string name = "s" + std::to_string(i);
+      html.OnVerdict({.set = "pr", .scenario = name, .artifacts_dir = tmp.path() + "/pr/" + name},
+                     MakeScenarioReport(outcome));
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(Count(Slurp(std::filesystem::path(tmp.path()) / "pr/index.html"), "<tr class=\"scenario\""), 8u);
 }
 
 TEST(HtmlReporter, ScanSetFolderReadsVerdictAndFailures) {

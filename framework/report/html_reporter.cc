@@ -7,6 +7,8 @@
 #include <sstream>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace aftershock::report {
@@ -32,6 +34,25 @@ bool WriteFile(const std::filesystem::path& path, const std::string& text) {
   }
   return true;
 }
+
+// An exclusive flock on a file, held for the object's lifetime (closing the descriptor releases it).
+class SetLock {
+ public:
+  explicit SetLock(const std::filesystem::path& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) {
+      std::fprintf(stderr, "aftershock: cannot lock %s (writing the index unlocked)\n", path.c_str());
+    }
+  }
+  ~SetLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  SetLock(const SetLock&) = delete;
+  SetLock& operator=(const SetLock&) = delete;
+
+ private:
+  int fd_;
+};
 
 std::string Slurp(const std::filesystem::path& path, bool* exists) {
   std::ifstream in(path, std::ios::binary);
@@ -82,6 +103,9 @@ void HtmlReporter::OnVerdict(const ScenarioInfo& info, const ScenarioReport& rep
   }
   if (!WriteFile(dir / "report.html", RenderHtmlReport(info, report))) return;
 
+  // Scenarios of one set finishing at the same moment (ctest -j) take turns: each scans and writes
+  // the index under the set's lock, so the last one's index lists both.
+  const SetLock lock(dir.parent_path() / ".index.lock");
   std::vector<IndexEntry> entries = ScanSetFolder(dir.parent_path().string());
   const std::string self = dir.filename().string();
   for (IndexEntry& e : entries) {

@@ -7,7 +7,8 @@
 // A folder's verdict on the index: FAIL when its verdict.txt has a FAIL line or its failures.txt is
 // not empty (a chaos error or an interruption turns a run red without a red gate), PASS when it has
 // a verdict.txt and neither, "?" without a verdict.txt. The scenario being reported uses its own
-// report, so the index is right whatever order the sinks run in.
+// report, so the index is right whatever order the sinks run in. The index is written under a lock
+// (`<set>/.index.lock`, flock), so scenarios finishing together never drop each other from it.
 //
 //   HtmlReporter html;
 //   ReportScenario({&files, &html}, {.set = "pr", .scenario = "primary-kill", .artifacts_dir = dir}, outcome);
