@@ -152,7 +152,7 @@ int RunSummary(const std::vector<std::string>& args, std::ostream& out, std::ost
     return 2;
   }
   const int red = WriteSetSummary(dirs[0], options, out, err);
-  return red < 0 ? 2 : red > 0 ? 1 : 0;
+  return red < 0 ? 2 : 0;
 }
 
 }  // namespace aftershock::report_tools
