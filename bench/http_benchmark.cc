@@ -11,11 +11,13 @@
 //   BENCH_RATES=5000,40000 BENCH_SECONDS=3 build/bench/http_benchmark --wrk_connections=128
 //
 // Exit codes: 0 = ran (whatever the figures), 1 = the benchmark could not run, 2 = bad flags.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -65,6 +67,8 @@ struct BenchFlags {
   int io_threads = 1;
   int workers = 64;   // aftershock-work --workers
   int queue = 1024;   // aftershock-work --queue
+  int coalesce_us = 0;  // RunnerOptions::dispatch_coalesce
+  bool inflight_probe = true;  // measure heap bytes per call in flight
   double warmup_seconds = 1;
   std::string wrk = "/usr/bin/wrk";  // empty: skip wrk
   int wrk_threads = 1;
@@ -83,6 +87,8 @@ constexpr char kUsage[] =
     "  --workers=N            aftershock-work --workers (default 64)\n"
     "  --queue=N              aftershock-work --queue (default 1024)\n"
     "  --warmup_seconds=S     unreported warm-up at 1000/s before the first rate (default 1; 0 = none)\n"
+    "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
+    "  --inflight_probe=BOOL  measure the heap bytes per call in flight (default true)\n"
     "  --wrk=PATH             wrk binary (default /usr/bin/wrk; empty = skip the wrk ceiling)\n"
     "  --wrk_threads=N        wrk -t (default 1)\n"
     "  --wrk_connections=N    wrk -c (default 64)\n"
@@ -115,6 +121,8 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "queue") f.queue = ParsePositiveInt(name, value);
     else if (name == "warmup_seconds") f.warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "wrk") f.wrk = value;
+    else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
+    else if (name == "inflight_probe") f.inflight_probe = ParseBool(name, value);
     else if (name == "wrk_threads") f.wrk_threads = ParsePositiveInt(name, value);
     else if (name == "wrk_connections") f.wrk_connections = ParsePositiveInt(name, value);
     else if (name == "wrk_seconds") f.wrk_seconds = ParsePositiveInt(name, value);
@@ -148,6 +156,7 @@ RunnerRow RunAtRate(const BenchFlags& flags, const work::WorkProcess& server, do
   options.call_deadline = std::chrono::seconds(2);
   options.max_in_flight = 100000;
   options.policy = load::HttpOutcomePolicy();
+  options.dispatch_coalesce = std::chrono::microseconds(flags.coalesce_us);
   // A generator that falls behind keeps dispatching long after the schedule's end; stop it at twice
   // the schedule plus 2 s so an overloaded rate cannot stretch the benchmark (the row says "cut off").
   const auto give_up = clock.start() + std::chrono::duration_cast<Clock::duration>(
@@ -324,7 +333,61 @@ std::string LoadAverage() {
   return in ? a + " " + b + " " + c : "unknown";
 }
 
-void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<WrkRow>& wrk) {
+// Heap bytes per call in flight: 2000/s against a server that answers after exactly 1 s, so about
+// 2000 calls are in flight after the first second. The heap in use (glibc mallinfo2) and the
+// runner's in-flight count are sampled every 20 ms; the slope of the one against the other (least
+// squares) is what one more call in flight costs, its pooled connection included.
+struct InFlightProbe {
+  double bytes_per_call = 0;
+  std::int64_t peak_in_flight = 0;
+  std::size_t samples = 0;
+};
+
+InFlightProbe ProbeInFlightMemory(const BenchFlags& flags) {
+  work::WorkProcess slow = work::WorkProcess::Start(
+      {.extra_args = {"--latency-min-ms=1000", "--latency-max-ms=1000", "--failure-rate=0", "--workers=20000",
+                      "--queue=1"}});
+  load::HttpWorkload workload(
+      load::HttpWorkloadOptions{.target = slow.address(), .path = "/work", .max_connections = 5000, .io_threads = flags.io_threads});
+  const RunClock clock = RunClock::StartNow();
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(2000, 2.5);
+  options.call_deadline = std::chrono::seconds(3);
+  options.max_in_flight = 5000;
+  options.policy = load::HttpOutcomePolicy();
+  load::OpenModelRunner runner(workload, std::move(options), clock);
+  std::atomic<bool> done{false};
+  std::vector<std::pair<double, double>> points;  // (in flight, heap bytes)
+  std::thread sampler([&] {
+    for (int i = 0; i < 1000 && !done.load(); ++i) {
+      const std::int64_t n = runner.Progress().in_flight;
+      const double heap = static_cast<double>(mallinfo2().uordblks);
+      points.emplace_back(static_cast<double>(n), heap);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  runner.Run();
+  done.store(true);
+  sampler.join();
+  InFlightProbe probe;
+  probe.samples = points.size();
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [x, y] : points) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+    probe.peak_in_flight = std::max(probe.peak_in_flight, static_cast<std::int64_t>(x));
+  }
+  const double n = static_cast<double>(points.size());
+  const double denominator = n * sxx - sx * sx;
+  probe.bytes_per_call = denominator > 0 ? (n * sxy - sx * sy) / denominator : 0;
+  slow.Stop();
+  return probe;
+}
+
+void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<WrkRow>& wrk,
+                 const std::optional<InFlightProbe>& probe) {
   std::cout << "\n## Open-model runner over HTTP (OpenModelRunner + HttpWorkload, GET /work, " << flags.connections
             << " keep-alive connection(s), " << flags.io_threads << " I/O thread(s), " << Fixed(flags.seconds, 1)
             << " s per rate, deadline 2 s)\n\n"
@@ -415,8 +478,42 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
   if (best_held && best_held->rate == *std::max_element(flags.rates.begin(), flags.rates.end())) {
     std::cout << "note: the highest rate tried was held; the runner's limit lies above it (try higher --rates).\n";
   }
+  if (probe) {
+    std::cout << "memory: " << Fixed(probe->bytes_per_call, 0) << " heap bytes per request in flight (its pooled "
+              << "connection included; least squares over " << probe->samples << " samples up to "
+              << probe->peak_in_flight << " in flight, glibc mallinfo2)\n";
+  }
+  // Issue 12's goal: CPU per request at most 2 x wrk's, with the schedule held up to at least
+  // 0.8 x wrk's closed-loop rate. The last line is the machine-readable one.
+  // Without a held rate, the CPU figure is the highest rate's (and held_rate says 0).
+  const RunnerRow* measured = best_held;
+  for (const RunnerRow& r : rows) {
+    if (!best_held && (!measured || r.rate > measured->rate)) measured = &r;
+  }
+  const double ours = measured && measured->result.issued > 0
+                          ? measured->result.health.cpu_seconds / static_cast<double>(measured->result.issued) * 1e6
+                          : 0;
+  const double theirs = have_wrk && wrk->requests > 0 ? wrk->wrk_cpu_seconds / static_cast<double>(wrk->requests) * 1e6 : 0;
+  std::cout << "goal: generator CPU per request <= 2 x wrk's at the highest rate held, and that rate >= 0.8 x wrk's: ";
+  if (!best_held || !have_wrk || theirs <= 0) {
+    std::cout << "not judged (" << (!best_held ? "no rate held" : "no wrk figures") << ")\n";
+  } else {
+    const bool cpu = ours <= 2 * theirs;
+    const bool rate = best_held->rate >= 0.8 * wrk->req_per_second;
+    std::cout << Fixed(ours / theirs, 3) << " x, " << Fixed(best_held->rate / wrk->req_per_second, 3)
+              << " x the rate: CPU " << (cpu ? "MET" : "NOT MET") << ", rate " << (rate ? "MET" : "NOT MET")
+              << " in this run\n";
+  }
   std::cout << "machine: " << std::thread::hardware_concurrency() << " hardware threads; load average now "
             << LoadAverage() << "\n";
+  if (have_wrk) {
+    std::cout << FormatRatioLine({.generator_cpu_us_per_call = ours,
+                                  .reference = "wrk",
+                                  .reference_cpu_us_per_call = theirs,
+                                  .held_rate = best_held ? best_held->rate : 0,
+                                  .reference_rate = wrk->req_per_second})
+              << "\n";
+  }
 }
 
 int Main(int argc, char** argv) {
@@ -460,9 +557,14 @@ int Main(int argc, char** argv) {
     wrk = RunWrk(flags, server);
   }
 
-  PrintReport(flags, rows, wrk);
+  std::optional<InFlightProbe> probe;
+  if (flags.inflight_probe) {
+    std::cout << "memory: 2000/s against a server answering after 1 s ...\n" << std::flush;
+    probe = ProbeInFlightMemory(flags);
+  }
   const int server_exit = server.Stop();
   std::cout << "server stopped (exit code " << server_exit << ")\n";
+  PrintReport(flags, rows, wrk, probe);  // last: its final line is the machine-readable ratio
   return 0;
 }
 

@@ -21,7 +21,10 @@
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
 #  - CLUSTER: every scenario requires the CTest fixture that brings the embedded local cluster up
-#    once per ctest run (or attaches to one a developer keeps up) and down at the end.
+#    once per ctest run and down at the end. The cluster is this build tree's own
+#    (<build>/aftershock-cluster/state, AFTERSHOCK_CLUSTER_STATE of the scenarios), so two build
+#    trees never share one; with AFTERSHOCK_CLUSTER_STATE set when ctest runs, the fixture and the
+#    scenarios use that state instead (attaching to a cluster a developer keeps up there).
 #  - SETUP_COMMAND / CLEANUP_COMMAND: the user's own system, brought up once per ctest run before the
 #    first scenario of the suite and taken down after the last (a CTest fixture: tests
 #    <target>.system-setup and <target>.system-cleanup, which ctest adds to any selection holding one
@@ -62,6 +65,8 @@ function(aftershock_add_suite target)
   file(CONFIGURE OUTPUT "${manifests_source}" CONTENT "${manifests_code}")
   target_sources(${target} PRIVATE "${manifests_source}")
   set(ctest_dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
+  # The cluster of this build tree (the CLUSTER fixture's default state).
+  set(AFTERSHOCK_BUILD_CLUSTER_STATE "${PROJECT_BINARY_DIR}/aftershock-cluster/state")
 
   if(ARG_CLUSTER)
     aftershock_add_cluster_fixture()
@@ -113,7 +118,12 @@ function(aftershock_add_suite target)
       list(JOIN fixtures ";" fixtures_text)
       set(requires "FIXTURES_REQUIRED \"${fixtures_text}\" ")
     endif()
-    set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n  endif()\n")
+    set(cluster_state "")
+    if(ARG_CLUSTER)
+      # Evaluated when ctest runs: an explicit AFTERSHOCK_CLUSTER_STATE wins over the build tree's.
+      set(cluster_state "    if(\"\$ENV{AFTERSHOCK_CLUSTER_STATE}\" STREQUAL \"\")\n      set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ENVIRONMENT_MODIFICATION \"AFTERSHOCK_CLUSTER_STATE=set:${AFTERSHOCK_BUILD_CLUSTER_STATE}\")\n    endif()\n")
+    endif()
+    set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n${cluster_state}  endif()\n")
     file(WRITE "${include_file}"
       "set(AFTERSHOCK_SCENARIO_TESTS)\nif(EXISTS \"${generated}\")\n  include(\"${generated}\")\n${requires}else()\n"
       "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"build ${target} first\")\n"
@@ -137,11 +147,13 @@ function(aftershock_add_cluster_fixture)
     return()
   endif()
   set_property(GLOBAL PROPERTY AFTERSHOCK_CLUSTER_FIXTURE ON)
+  set(AFTERSHOCK_BUILD_CLUSTER_STATE "${PROJECT_BINARY_DIR}/aftershock-cluster/state")
   set(marker "${PROJECT_BINARY_DIR}/aftershock-cluster.ctest-marker")
   foreach(action up down)
     add_test(NAME aftershock_cluster.${action}
              COMMAND ${CMAKE_COMMAND} -D "CLI=$<TARGET_FILE:aftershock::aftershock-cluster>" -D ACTION=${action}
-                     -D "MARKER=${marker}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cluster_fixture.cmake")
+                     -D "MARKER=${marker}" -D "STATE=${AFTERSHOCK_BUILD_CLUSTER_STATE}"
+                     -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cluster_fixture.cmake")
   endforeach()
   set_tests_properties(aftershock_cluster.up PROPERTIES FIXTURES_SETUP aftershock_cluster LABELS resilience
                        TIMEOUT 300 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})

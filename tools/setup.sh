@@ -3,6 +3,7 @@
 # everything is present: it only calls apt-get for packages that are missing.
 #
 #   tools/setup.sh            # build + test dependencies
+#   tools/setup.sh --report   # and chromium, for the HTML report's browser check (ctest -L report)
 set -euo pipefail
 
 packages=(
@@ -21,6 +22,13 @@ packages=(
   # tools/check-workflows (a ctest test of the CI workflows)
   python3 python3-yaml
 )
+# Opt-in: large, and only the browser check of the HTML report needs it (docs/report.md).
+if [[ ${1:-} == --report ]]; then
+  packages+=(chromium)
+elif [[ $# -gt 0 ]]; then
+  echo "setup: unknown argument '$1' (want nothing or --report)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

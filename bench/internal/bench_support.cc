@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -39,6 +40,24 @@ int ParsePositiveInt(const std::string& name, const std::string& text) {
     throw FlagError("--" + name + ": expected a positive integer, got '" + text + "'");
   }
   return v;
+}
+
+bool ParseBool(const std::string& name, const std::string& text) {
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  throw FlagError("--" + name + ": expected true or false, got '" + text + "'");
+}
+
+std::string FormatRatioLine(const RatioLine& line) {
+  char buf[320];
+  const double ratio =
+      line.reference_cpu_us_per_call > 0 ? line.generator_cpu_us_per_call / line.reference_cpu_us_per_call : 0;
+  std::snprintf(buf, sizeof buf,
+                "ratio generator_cpu_per_call=%.1f reference=%s reference_cpu_per_call=%.1f ratio=%.3f "
+                "held_rate=%.0f reference_rate=%.0f",
+                line.generator_cpu_us_per_call, line.reference.c_str(), line.reference_cpu_us_per_call, ratio,
+                line.held_rate, line.reference_rate);
+  return buf;
 }
 
 std::vector<double> ParseRates(const std::string& text) {

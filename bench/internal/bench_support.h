@@ -24,8 +24,22 @@ class FlagError : public std::runtime_error {
 
 double ParsePositiveDouble(const std::string& name, const std::string& text, bool allow_zero = false);
 int ParsePositiveInt(const std::string& name, const std::string& text);
+// "true"/"1" or "false"/"0"; anything else is a FlagError naming the flag.
+bool ParseBool(const std::string& name, const std::string& text);
 // Comma-separated positive rates; at least one.
 std::vector<double> ParseRates(const std::string& text);
+
+// The machine-readable last line of a benchmark that has a peer (issue 12's format), e.g.
+//   ratio generator_cpu_per_call=41.2 reference=bare-grpc reference_cpu_per_call=33.0 ratio=1.248 held_rate=10000 reference_rate=7400
+// CPU per call in microseconds (no unit in the line) with one decimal, the ratio with three, rates in whole calls/s.
+struct RatioLine {
+  double generator_cpu_us_per_call = 0;
+  std::string reference;  // "bare-grpc" or "wrk"
+  double reference_cpu_us_per_call = 0;
+  double held_rate = 0;
+  double reference_rate = 0;
+};
+std::string FormatRatioLine(const RatioLine& line);
 
 // User + system CPU of every child this process has reaped so far.
 double ReapedChildrenCpuSeconds();

@@ -25,6 +25,33 @@ TEST(BenchSupportTest, FlagValuesAreStrict) {
   EXPECT_THROW(ParseRates("1000,x"), FlagError);
 }
 
+TEST(BenchSupportTest, BoolFlagsAreStrict) {
+  EXPECT_TRUE(ParseBool("reference", "true"));
+  EXPECT_TRUE(ParseBool("reference", "1"));
+  EXPECT_FALSE(ParseBool("reference", "false"));
+  EXPECT_FALSE(ParseBool("reference", "0"));
+  try {
+    ParseBool("reference", "yes");
+    ADD_FAILURE() << "yes accepted";
+  } catch (const FlagError& e) {
+    EXPECT_STREQ(e.what(), "--reference: expected true or false, got 'yes'");
+  }
+}
+
+TEST(BenchSupportTest, RatioLineHasTheFixedFormat) {
+  EXPECT_EQ(FormatRatioLine({.generator_cpu_us_per_call = 41.23,
+                             .reference = "bare-grpc",
+                             .reference_cpu_us_per_call = 33.0,
+                             .held_rate = 10000,
+                             .reference_rate = 7412.4}),
+            "ratio generator_cpu_per_call=41.2 reference=bare-grpc reference_cpu_per_call=33.0 ratio=1.249 "
+            "held_rate=10000 reference_rate=7412");
+  // No reference figure: the ratio says 0, never a division by zero.
+  EXPECT_EQ(FormatRatioLine({.generator_cpu_us_per_call = 8, .reference = "wrk"}),
+            "ratio generator_cpu_per_call=8.0 reference=wrk reference_cpu_per_call=0.0 ratio=0.000 "
+            "held_rate=0 reference_rate=0");
+}
+
 TEST(BenchSupportTest, CpuOfThisProcessIsReadable) {
   volatile double sink = 0;
   for (int i = 0; i < 20'000'000; ++i) sink = sink + i;  // bounded busy work, so the counter moves

@@ -239,6 +239,7 @@ void PatroniCluster::StartEtcd() {
   child.extra_env = {{"HOME", data_dir_}, {"PATH", "/usr/sbin:/usr/bin:/sbin:/bin"}};
   etcd_.emplace(process::ChildProcess::Start(child));
   Remember(etcd_->pid());
+  if (options_.on_child_started) options_.on_child_started(etcd_->pid());
 
   const auto deadline = std::chrono::steady_clock::now() + seconds(20);
   while (true) {
@@ -278,6 +279,7 @@ void PatroniCluster::StartPatroni(Member& member) {
   member.patroni.reset();
   member.patroni.emplace(process::ChildProcess::Start(child));
   Remember(member.patroni->pid());
+  if (options_.on_child_started) options_.on_child_started(member.patroni->pid());
 }
 
 std::string PatroniCluster::MemberLogPath(const std::string& name) const {
@@ -292,8 +294,12 @@ void PatroniCluster::CopyLogsTo(const std::string& dir) const {
   for (const Member& member : members_) logs.push_back(MemberLogPath(member.name));
   for (const std::string& log : logs) {
     if (!fs::exists(log, ec)) continue;
-    fs::copy_file(log, fs::path(dir) / fs::path(log).filename(),
-                  fs::copy_options::overwrite_existing, ec);
+    const fs::path to = fs::path(dir) / fs::path(log).filename();
+    // The folder is the caller's (the supervisor may run as root): never write through a symlink.
+    if (fs::is_symlink(fs::symlink_status(to, ec))) {
+      throw std::runtime_error("PatroniCluster: refusing to copy " + log + " onto the symlink " + to.string());
+    }
+    fs::copy_file(log, to, fs::copy_options::overwrite_existing, ec);
     if (ec) throw std::runtime_error("PatroniCluster: copy " + log + ": " + ec.message());
   }
 }

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,10 @@ struct PatroniClusterOptions {
   std::string bin_dir = "/usr/lib/postgresql/15/bin";
   std::string patroni_program = "/usr/bin/patroni";
   std::string etcd_program = "/usr/bin/etcd";
+  // Called with the pid of every process this object starts (etcd, each Patroni, a restarted one),
+  // right after it started; each leads its own process group. The local cluster's janitor records
+  // them, so that a SIGKILLed supervisor leaves none of their children (initdb, pg_basebackup).
+  std::function<void(pid_t)> on_child_started;
 };
 
 struct MemberStatus {

@@ -67,6 +67,10 @@ struct ScenarioConfig {
   // >= 0, how long the settle phase waits for the target to say it has converged
   // (ScenarioTarget::CheckConverged, gate target-converged); built-in default 30 s.
   double converge_timeout_seconds = 30;
+  // >= 0, the runner's dispatch_coalesce (RunnerOptions): how much later than due an arrival may be
+  // sent so that one wake-up of the dispatcher serves several; built-in default 0 (every arrival
+  // on its own wake-up). docs/configuration.md gives the trade (CPU against up to this much lag).
+  double dispatch_coalesce_seconds = 0;
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;

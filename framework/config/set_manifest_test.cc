@@ -108,7 +108,8 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
                                 "description, profile, params, env, stop_conditions, slo, rate_per_second, "
                                 "load_seconds,"));
-  EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds); did you mean 'load_seconds'?"));
+  EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
+                               "dispatch_coalesce_seconds); did you mean 'load_seconds'?"));
 }
 
 TEST(SetManifestTest, UnknownKeyInDefaults) {
@@ -258,6 +259,23 @@ TEST(SetManifestTest, ConvergeTimeoutDefaultsToThirtySecondsAndIsAValidatedDurat
             0.5);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    converge_timeout_seconds: -1s\n")),
             "manifests/sets/pr.yaml:17: key 'converge_timeout_seconds': '-1s' must be >= 0");
+}
+
+TEST(SetManifestTest, DispatchCoalesceDefaultsToZeroAndIsAValidatedDuration) {
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].dispatch_coalesce_seconds,
+            0);
+  EXPECT_DOUBLE_EQ(ParseSetManifest(Manifest(std::string(kBaseline) + "    dispatch_coalesce_seconds: 0.5ms\n"), kPath,
+                                    Environment::FromMap({}))
+                       .scenarios[0]
+                       .dispatch_coalesce_seconds,
+                   0.0005);
+  EXPECT_DOUBLE_EQ(ParseSetManifest(Manifest(kBaseline), kPath,
+                                    Environment::FromMap({{"RESILIENCE_DISPATCH_COALESCE_SECONDS", "1ms"}}))
+                       .scenarios[0]
+                       .dispatch_coalesce_seconds,
+                   0.001);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_coalesce_seconds: -1ms\n")),
+            "manifests/sets/pr.yaml:17: key 'dispatch_coalesce_seconds': '-1ms' must be >= 0");
 }
 
 TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValidated) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "framework/report/artifacts_reporter.h"
+#include "framework/report/html_reporter.h"
 #include "framework/report/junit_properties_reporter.h"
 #include "framework/report/stdout_reporter.h"
 #include "framework/report/step_summary_reporter.h"
@@ -29,6 +30,7 @@ std::vector<std::unique_ptr<report::ScenarioReporter>> DefaultScenarioReporters(
   std::vector<std::unique_ptr<report::ScenarioReporter>> sinks;
   sinks.push_back(std::make_unique<report::StdoutReporter>());
   sinks.push_back(std::make_unique<report::ArtifactsReporter>());
+  sinks.push_back(std::make_unique<report::HtmlReporter>());
   sinks.push_back(std::make_unique<report::JunitPropertiesReporter>(
       [](const std::string& name, const std::string& value) { testing::Test::RecordProperty(name, value); }));
   if (!step_summary_path.empty()) sinks.push_back(std::make_unique<report::StepSummaryReporter>(step_summary_path));

@@ -1,7 +1,7 @@
 // The scenario reporters of a suite binary: main installs the default sinks (stdout markers and
-// verdict, the artifacts folder, JUnit properties through testing::Test::RecordProperty, and the CI
-// step summary when GITHUB_STEP_SUMMARY names a file), as Google Benchmark's main installs its
-// reporters; the ResilienceScenario fixture hands every run to InstalledReporters().
+// verdict, the artifacts folder, the HTML report, JUnit properties through
+// testing::Test::RecordProperty, and the CI step summary when GITHUB_STEP_SUMMARY names a file), as
+// Google Benchmark's main installs its reporters; the ResilienceScenario fixture hands every run to InstalledReporters().
 //
 // A suite adds a sink of its own (e.g. one that posts the verdict somewhere) before its scenarios run,
 // from a global test environment or SetUpTestSuite:
@@ -17,8 +17,9 @@
 
 namespace aftershock::gtest_integration {
 
-// The default sinks, in the order they are called: stdout, artifacts, JUnit properties, and the step
-// summary when `step_summary_path` is not empty.
+// The default sinks, in the order they are called: stdout, artifacts, the HTML report (report.html
+// and the set's index.html), JUnit properties, and the step summary when `step_summary_path` is not
+// empty.
 std::vector<std::unique_ptr<report::ScenarioReporter>> DefaultScenarioReporters(const std::string& step_summary_path);
 
 // The installed sinks, in order; empty when nothing is installed (the binary does not use

@@ -113,6 +113,9 @@ class HttpWorkload::Pool {
     work_.reset();
     ioc_.stop();  // Pending attempts are abandoned: the runner that would hear them is gone.
     for (std::thread& t : threads_) t.join();
+    // The idle keep-alive connections end with a FIN, as a client that is done would; the busy
+    // ones (abandoned attempts) keep the abortive close set at connect.
+    for (const std::shared_ptr<Connection>& conn : idle_) CloseGracefully(*conn);
   }
 
   void Submit(std::shared_ptr<Exchange> ex, bool fresh_only = false) {
@@ -194,6 +197,7 @@ class HttpWorkload::Pool {
         if (ec) return Fail(std::move(ex), std::move(conn), ec, false, /*connect_failed=*/true);
         conn->connected = true;
         opened_.fetch_add(1, std::memory_order_relaxed);
+        SetAbortiveClose(*conn);
         Write(std::move(ex), std::move(conn));
       });
     });
@@ -285,12 +289,36 @@ class HttpWorkload::Pool {
     Run(std::move(next), std::move(conn));
   }
 
-  // Closes a connection for good; its slot goes to the oldest waiting attempt, if any.
-  void Discard(std::shared_ptr<Connection> conn, bool on_error) {
-    if (on_error) closed_on_error_.fetch_add(1, std::memory_order_relaxed);
+  // Every connection closes abortively (SO_LINGER 0: an RST, no TIME_WAIT on this side) unless
+  // CloseGracefully undoes it. Why: a connection the generator gives up on (an attempt past its
+  // deadline: Beast closes the socket itself, or a transport error) would otherwise sit in
+  // FIN_WAIT/TIME_WAIT for a minute holding its ephemeral port. Under overload every attempt times
+  // out, so at 1,600 closes/s the ~28k loopback ports ran out within seconds and each connect()
+  // spent milliseconds in the kernel's port search (perf: __inet_hash_connect, 100% sys), which
+  // made the generator notice deadlines seconds late: the weekly alert-chain's 3000/s stage.
+  static void SetAbortiveClose(Connection& conn) {
     beast::error_code ignored;
-    conn->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    conn->stream.close();
+    conn.stream.socket().set_option(net::socket_base::linger(true, 0), ignored);
+  }
+
+  // A normal FIN close, for a connection that ended well (the server asked to close, or the pool
+  // is done with an idle one).
+  static void CloseGracefully(Connection& conn) {
+    beast::error_code ignored;
+    conn.stream.socket().set_option(net::socket_base::linger(false, 0), ignored);
+    conn.stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    conn.stream.close();
+  }
+
+  // Closes a connection for good; its slot goes to the oldest waiting attempt, if any. On an error
+  // the close is abortive (see SetAbortiveClose), otherwise graceful.
+  void Discard(std::shared_ptr<Connection> conn, bool on_error) {
+    if (on_error) {
+      closed_on_error_.fetch_add(1, std::memory_order_relaxed);
+      conn->stream.close();
+    } else {
+      CloseGracefully(*conn);
+    }
     std::shared_ptr<Exchange> next;
     std::shared_ptr<Connection> fresh;
     {

@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -102,6 +106,56 @@ TEST(HttpWorkloadTest, SlowResponseIsDeadlineExceededWithinBounds) {
     EXPECT_LE(l.count(), 2000);  // and well before the server would have answered
   }
   EXPECT_EQ(workload.stats().connections_closed_on_error, 5u);
+}
+
+// Client-side sockets to 127.0.0.1:`port` still holding their ephemeral port after the client
+// closed (FIN_WAIT1, FIN_WAIT2, CLOSING, TIME_WAIT, LAST_ACK in /proc/net/tcp).
+int LingeringClientSockets(int port) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // header
+  int n = 0;
+  char remote_port[8];
+  std::snprintf(remote_port, sizeof remote_port, "%04X", port);
+  for (int i = 0; i < 100000 && std::getline(in, line); ++i) {
+    std::istringstream fields(line);
+    std::string slot, local, remote, state;
+    fields >> slot >> local >> remote >> state;
+    const bool to_server = remote == std::string("0100007F:") + remote_port;
+    if (to_server && (state == "04" || state == "05" || state == "06" || state == "09" || state == "0B")) ++n;
+  }
+  return n;
+}
+
+TEST(HttpWorkloadTest, AnAttemptPastItsDeadlineFreesItsPortAtOnce) {
+  // The server never answers in time; every attempt's connection is abandoned at the deadline.
+  // Closed normally each would hold its ephemeral port in FIN_WAIT2/TIME_WAIT for a minute (the
+  // overload that exhausted ~28k ports in seconds); closed abortively it frees it at once.
+  HttpTestServer server([](const HttpRequest&) { return TestReply{.delay = milliseconds(3000)}; });
+  {
+    HttpWorkload workload({.target = server.address()});
+    RunResult r = RunConstant(workload, 100, 0.3, milliseconds(100));
+    EXPECT_EQ(r.issued, 30u);
+    EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeDeadlineExceeded, 30}}));
+    EXPECT_EQ(workload.stats().connections_closed_on_error, 30u);
+  }
+  EXPECT_EQ(LingeringClientSockets(server.port()), 0);
+}
+
+TEST(HttpWorkloadTest, IdleConnectionsCloseGracefullyAtTheEnd) {
+  // The idle keep-alive connections end with a FIN (the client's side then waits in TIME_WAIT as
+  // any well-behaved client's does): only abandoned attempts are reset.
+  HttpTestServer server([](const HttpRequest&) { return TestReply{}; });
+  {
+    HttpWorkload workload({.target = server.address()});
+    RunResult r = RunConstant(workload, 50, 0.2, milliseconds(2000));
+    EXPECT_EQ(r.ok, 10u);
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (LingeringClientSockets(server.port()) == 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  EXPECT_GE(LingeringClientSockets(server.port()), 1);
 }
 
 TEST(HttpWorkloadTest, KeepAliveReusesConnections) {

@@ -43,6 +43,10 @@ OpenModelRunner::OpenModelRunner(Workload& workload, RunnerOptions options, RunC
       idempotency_(workload.CallIdempotency()),
       timeline_(clock),
       rng_(options_.seed) {
+  if (options_.shard_count < 1 || options_.shard < 0 || options_.shard >= options_.shard_count) {
+    throw std::invalid_argument("OpenModelRunner: shard " + std::to_string(options_.shard) + " of " +
+                                std::to_string(options_.shard_count) + " is not a shard (0 <= shard < shard_count)");
+  }
   if (std::string problem = RetryDeclarationProblem(options_.policy, idempotency_); !problem.empty()) {
     throw std::invalid_argument("OpenModelRunner: " + problem);
   }
@@ -69,7 +73,7 @@ RunResult OpenModelRunner::Run() {
   const double cpu_before = CpuSeconds();
   const auto& stages = options_.profile.stages();
   RunResult result;
-  RateProfile::Cursor cursor = options_.profile.Begin();
+  RateProfile::Cursor cursor = options_.profile.Begin(options_.shard, options_.shard_count);
   Arrival arrival;
   std::uint64_t scheduled = 0, handled = 0;
   Clock::time_point last_dispatch = clock_.start();
@@ -97,7 +101,7 @@ RunResult OpenModelRunner::Run() {
         std::this_thread::sleep_for(kPollSlice);
         if (stop_now()) break;
       } else {
-        std::this_thread::sleep_until(target);
+        std::this_thread::sleep_until(target + options_.dispatch_coalesce);
       }
       now = Clock::now();
     }

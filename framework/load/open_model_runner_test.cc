@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "framework/load/internal/retry_timer.h"
 
@@ -81,6 +82,73 @@ TEST(OpenModelRunnerTest, HealthyServiceGetsEveryArrivalOnSchedule) {
   EXPECT_EQ(r.health.dispatched, 400u);
   EXPECT_FALSE(r.interrupted);
   EXPECT_EQ(w.finals_ok_, 400);
+}
+
+// Coalesced dispatch: every arrival is still issued exactly once, in order, never before its
+// intended time, and the count per second equals the schedule exactly.
+TEST(OpenModelRunnerTest, CoalescedDispatchIssuesEveryArrivalOnceInOrderAndNeverEarly) {
+  RunClock clock = RunClock::StartNow();
+  std::mutex mu;
+  std::vector<std::uint64_t> sequences;
+  std::atomic<int> early{0};
+  FakeAsyncWorkload w(clock, [&](std::uint64_t sequence, int, Clock::duration intended) {
+    if (Clock::now() < clock.start() + intended) early.fetch_add(1);
+    std::lock_guard<std::mutex> lock(mu);
+    sequences.push_back(sequence);
+    return FakeAsyncWorkload::Answer{};
+  });
+  RunnerOptions options = Options(1500, 2);
+  options.dispatch_coalesce = std::chrono::microseconds(2000);  // ~3 arrivals a wake-up
+  RunResult r = OpenModelRunner(w, options, clock).Run();
+  // A third second may hold the completions of the last arrivals (by completion time), no offers.
+  ASSERT_GE(r.timeline.seconds().size(), 2u);
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 1500u);
+  EXPECT_EQ(r.timeline.seconds()[1].offered, 1500u);
+  if (r.timeline.seconds().size() > 2) {
+    EXPECT_EQ(r.timeline.seconds()[2].offered, 0u);
+  }
+  EXPECT_EQ(r.ok, 3000u);
+  EXPECT_EQ(r.health.scheduled, 3000u);
+  EXPECT_EQ(r.health.dispatched, 3000u);
+  EXPECT_EQ(early.load(), 0);
+  ASSERT_EQ(sequences.size(), 3000u);
+  for (std::size_t i = 0; i < sequences.size(); ++i) ASSERT_EQ(sequences[i], i) << "arrival " << i;
+  // The coalescing shows in the lag (each arrival waits for the last of its window), not as a
+  // loss: the lag histogram holds one value per arrival.
+  std::uint64_t lag_values = 0;
+  for (const auto& second : r.timeline.seconds()) lag_values += second.dispatch_lag.Count();
+  EXPECT_EQ(lag_values, 3000u);
+}
+
+// Two shards of one schedule on one clock merge into exactly the timeline's counts of one generator.
+TEST(OpenModelRunnerTest, ShardsOfOneScheduleMergeIntoTheWholeSchedule) {
+  RunClock clock = RunClock::StartNow();
+  RunResult results[2];
+  std::thread workers[2];
+  for (int shard = 0; shard < 2; ++shard) {
+    workers[shard] = std::thread([&, shard] {
+      FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+      RunnerOptions options = Options(301, 2);
+      options.shard = shard;
+      options.shard_count = 2;
+      results[shard] = OpenModelRunner(w, options, clock).Run();
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  EXPECT_EQ(results[0].health.scheduled, 301u);  // sequences 0, 2, ..., 600
+  EXPECT_EQ(results[1].health.scheduled, 301u);  // 1, 3, ..., 601
+  EXPECT_DOUBLE_EQ(results[0].health.offered_rate, 150.5);
+  metrics::LoadTimeline merged = results[0].timeline;
+  merged.Merge(results[1].timeline);
+  ASSERT_GE(merged.seconds().size(), 2u);
+  EXPECT_EQ(merged.seconds()[0].offered, 301u);
+  EXPECT_EQ(merged.seconds()[1].offered, 301u);
+  EXPECT_EQ(results[0].ok + results[1].ok, 602u);
+  RunnerOptions bad = Options(10, 1);
+  bad.shard = 2;
+  bad.shard_count = 2;
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  EXPECT_THROW(OpenModelRunner(w, bad, clock), std::invalid_argument);
 }
 
 TEST(OpenModelRunnerTest, StallKeepsOfferedLoadFlatAndLandsInLatencyOfItsSeconds) {

@@ -117,7 +117,23 @@ const std::string& RateProfile::StageAt(std::chrono::nanoseconds offset) const {
   return stages_.empty() ? kNone : stages_.front().name;
 }
 
+RateProfile::Cursor::Cursor(const RateProfile* profile, int shard, int shards) : profile_(profile) {
+  if (shards < 1 || shard < 0 || shard >= shards) {
+    throw std::invalid_argument("rate profile: shard " + std::to_string(shard) + " of " + std::to_string(shards) +
+                                " is not a shard (0 <= shard < shards)");
+  }
+  shard_ = static_cast<std::uint64_t>(shard);
+  shards_ = static_cast<std::uint64_t>(shards);
+}
+
 bool RateProfile::Cursor::Next(Arrival& out) {
+  while (NextOfAll(out)) {
+    if (out.sequence % shards_ == shard_) return true;
+  }
+  return false;
+}
+
+bool RateProfile::Cursor::NextOfAll(Arrival& out) {
   while (stage_ < profile_->stages_.size()) {
     const StageSpec& s = profile_->stages_[stage_];
     const double t = ArrivalTime(s, k_);

@@ -43,17 +43,23 @@ class RateProfile {
 
   class Cursor {
    public:
-    explicit Cursor(const RateProfile* profile) : profile_(profile) {}
+    // Shard `shard` of `shards` yields only the arrivals whose sequence % shards == shard, with their
+    // sequence numbers and times unchanged: N workers sharing one schedule and one start time
+    // together issue exactly the arrivals of one generator. Throws std::invalid_argument for a bad
+    // shard.
+    explicit Cursor(const RateProfile* profile, int shard = 0, int shards = 1);
     // Fills `out` with the next arrival; false when the profile is exhausted.
     bool Next(Arrival& out);
 
    private:
+    bool NextOfAll(Arrival& out);
     const RateProfile* profile_;
+    std::uint64_t shard_ = 0, shards_ = 1;
     std::size_t stage_ = 0;
     std::uint64_t k_ = 0;  // arrival index within the stage
     std::uint64_t sequence_ = 0;
   };
-  Cursor Begin() const { return Cursor(this); }
+  Cursor Begin(int shard = 0, int shards = 1) const { return Cursor(this, shard, shards); }
 
  private:
   std::vector<StageSpec> stages_;

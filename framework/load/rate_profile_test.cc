@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace aftershock::load {
 namespace {
@@ -92,6 +93,42 @@ TEST(RateProfileTest, RejectsBadStagesNamingThem) {
   EXPECT_THROW(RateProfile::FromStages({{.name = "neg", .rate_from = -1, .duration_seconds = 1}}),
                std::invalid_argument);
   EXPECT_THROW(RateProfile::FromStages({}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace aftershock::load
+
+namespace aftershock::load {
+namespace {
+
+// Three shards of a ramp together are the whole schedule, each arrival exactly once, unchanged.
+TEST(RateProfileTest, ShardsPartitionTheScheduleExactly) {
+  const RateProfile p = RateProfile::FromStages(
+      {{.name = "ramp", .kind = StageKind::kLinearRamp, .rate_from = 10, .rate_to = 300, .duration_seconds = 3},
+       {.name = "flat", .rate_from = 200, .duration_seconds = 1}});
+  std::vector<Arrival> all;
+  RateProfile::Cursor whole = p.Begin();
+  for (Arrival a; whole.Next(a);) all.push_back(a);
+  std::vector<int> seen(all.size(), 0);
+  for (int shard = 0; shard < 3; ++shard) {
+    RateProfile::Cursor c = p.Begin(shard, 3);
+    std::uint64_t last = 0;
+    bool first = true;
+    for (Arrival a; c.Next(a);) {
+      ASSERT_LT(a.sequence, all.size());
+      EXPECT_EQ(a.sequence % 3, static_cast<std::uint64_t>(shard));
+      EXPECT_EQ(a.offset, all[a.sequence].offset);
+      EXPECT_EQ(a.stage, all[a.sequence].stage);
+      EXPECT_TRUE(first || a.sequence > last);
+      first = false;
+      last = a.sequence;
+      ++seen[a.sequence];
+    }
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << "arrival " << i;
+  EXPECT_THROW(p.Begin(3, 3), std::invalid_argument);
+  EXPECT_THROW(p.Begin(0, 0), std::invalid_argument);
+  EXPECT_THROW(p.Begin(-1, 2), std::invalid_argument);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace aftershock::metrics {
 namespace {
@@ -92,6 +94,54 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
 }
 
 void LatencyHistogram::Reset() { *this = LatencyHistogram(); }
+
+LatencyHistogram::Buckets LatencyHistogram::ToBuckets() const {
+  Buckets out;
+  if (count_ == 0) return out;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] != 0) out.counts.emplace_back(window_begin_ + static_cast<int>(i), counts_[i]);
+  }
+  out.min = min_;
+  out.max = max_;
+  out.sum = sum_;
+  return out;
+}
+
+LatencyHistogram LatencyHistogram::FromBuckets(const Buckets& buckets) {
+  LatencyHistogram h;
+  if (buckets.counts.empty()) {
+    if (buckets.min != 0 || buckets.max != 0 || buckets.sum != 0) {
+      throw std::invalid_argument("histogram: no buckets but min, max or sum is not 0");
+    }
+    return h;
+  }
+  int previous = -1;
+  for (const auto& [bucket, count] : buckets.counts) {
+    if (bucket < 0 || bucket >= kBucketCount) {
+      throw std::invalid_argument("histogram: bucket " + std::to_string(bucket) + " is outside 0.." +
+                                  std::to_string(kBucketCount - 1));
+    }
+    if (bucket <= previous) throw std::invalid_argument("histogram: bucket " + std::to_string(bucket) + " is not increasing");
+    if (count == 0) throw std::invalid_argument("histogram: bucket " + std::to_string(bucket) + " has count 0");
+    previous = bucket;
+  }
+  if (buckets.min < 0 || buckets.min > buckets.max) throw std::invalid_argument("histogram: min is negative or above max");
+  if (BucketOf(buckets.min) != buckets.counts.front().first) {
+    throw std::invalid_argument("histogram: min " + std::to_string(buckets.min) + " is not in the first bucket");
+  }
+  if (BucketOf(buckets.max) != buckets.counts.back().first) {
+    throw std::invalid_argument("histogram: max " + std::to_string(buckets.max) + " is not in the last bucket");
+  }
+  h.EnsureWindow(buckets.counts.front().first, buckets.counts.back().first);
+  for (const auto& [bucket, count] : buckets.counts) {
+    h.counts_[static_cast<std::size_t>(bucket - h.window_begin_)] = count;
+    h.count_ += count;
+  }
+  h.min_ = buckets.min;
+  h.max_ = buckets.max;
+  h.sum_ = buckets.sum;
+  return h;
+}
 
 double LatencyHistogram::Mean() const {
   return count_ == 0 ? 0.0 : sum_ / static_cast<double>(count_);

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace aftershock::metrics {
@@ -44,6 +45,21 @@ class LatencyHistogram {
   // midpoint of its bucket clamped into [Min(), Max()]. p <= 0 gives Min(), p >= 100 gives Max(),
   // 0 when empty.
   std::int64_t ValueAtPercentile(double percentile_0_to_100) const;
+
+  // The histogram as plain figures: the used buckets as (bucket index, count) in increasing index
+  // order, with the exact min, max and sum beside them. What a file carries to another process
+  // (the load generator's workers, framework/metrics/timeline_file.h): FromBuckets(h.ToBuckets())
+  // == h, so merged percentiles are the ones of one histogram that saw every call.
+  struct Buckets {
+    std::vector<std::pair<int, std::uint64_t>> counts;  // nonzero counts only
+    std::int64_t min = 0, max = 0;
+    double sum = 0;
+    friend bool operator==(const Buckets&, const Buckets&) = default;
+  };
+  Buckets ToBuckets() const;
+  // Throws std::invalid_argument naming the problem: an index out of range or not increasing, a
+  // zero count, or a min/max that do not fall into the first/last bucket.
+  static LatencyHistogram FromBuckets(const Buckets& buckets);
 
   // Heap bytes held by the bucket counts (0 when empty); for tests and capacity planning.
   std::size_t MemoryBytes() const { return counts_.capacity() * sizeof(std::uint64_t); }

@@ -40,6 +40,8 @@ void ArtifactsReporter::OnVerdict(const ScenarioInfo& info, const ScenarioReport
   WriteFile(dir / "stage-report.txt", report.stage_report_txt);
   WriteFile(dir / "stage-report.md", report.stage_report_md);
   WriteFile(dir / "stage-report.json", report.stage_report_json);
+  WriteFile(dir / "gates.json", report.gates_json);
+  if (!report.lost_promises_csv.empty()) WriteFile(dir / "lost-promises.csv", report.lost_promises_csv);
   WriteFile(dir / "verdict.txt", report.verdict);
   WriteFile(dir / "failures.txt", report.failures);
 }

@@ -93,7 +93,7 @@ TEST(StdoutReporter, PrintsTheMarkedTimelinesThenTheStageReportAndTheVerdict) {
   EXPECT_EQ(r.timelines[0].csv.rfind("unix_ms,second,", 0), 0u) << r.timelines[0].csv;
 }
 
-TEST(ArtifactsReporter, WritesTheSevenFilesOfTheScenarioFolder) {
+TEST(ArtifactsReporter, WritesTheEightFilesOfTheScenarioFolder) {
   const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-report-test");
   const auto outcome = RedOutcome();
   const ScenarioReport r = MakeScenarioReport(outcome);
@@ -103,7 +103,7 @@ TEST(ArtifactsReporter, WritesTheSevenFilesOfTheScenarioFolder) {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(info.artifacts_dir)) names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
-  EXPECT_THAT(names, ElementsAre("chaos-timeline.csv", "failures.txt", "load-timeline.csv", "stage-report.json",
+  EXPECT_THAT(names, ElementsAre("chaos-timeline.csv", "failures.txt", "gates.json", "load-timeline.csv", "stage-report.json",
                                  "stage-report.md", "stage-report.txt", "verdict.txt"));
   const std::filesystem::path dir = info.artifacts_dir;
   EXPECT_EQ(Slurp(dir / "load-timeline.csv"), r.timelines[0].csv);
@@ -114,6 +114,7 @@ TEST(ArtifactsReporter, WritesTheSevenFilesOfTheScenarioFolder) {
   EXPECT_EQ(Slurp(dir / "stage-report.txt"), r.stage_report_txt);
   EXPECT_EQ(Slurp(dir / "stage-report.md"), r.stage_report_md);
   EXPECT_EQ(Slurp(dir / "stage-report.json"), r.stage_report_json);
+  EXPECT_EQ(Slurp(dir / "gates.json"), r.gates_json);
 }
 
 TEST(ArtifactsReporter, AGreenRunLeavesAnEmptyFailuresFile) {

@@ -1,6 +1,9 @@
 #include "framework/report/scenario_reporter.h"
 
+#include <cstdio>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "framework/metrics/load_timeline.h"
 #include "framework/metrics/stage_summary.h"
@@ -17,6 +20,59 @@ Timeline Render(std::string file_name, Write write) {
   t.csv = std::move(csv).str();
   if (!t.csv.empty() && t.csv.back() != '\n') t.csv += '\n';
   return t;
+}
+
+// gates.json: the figures of every gate as numbers, for `aftershock-report compare` and other tools
+// (verdict.txt has them only as text). One gate a line, so a diff of two runs reads well.
+std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::string& failures) {
+  nlohmann::ordered_json head = nlohmann::ordered_json::object();
+  head["verdict"] = failures.empty() ? "PASS" : "FAIL";
+  head["interrupted"] = outcome.interrupted;
+  head["aborted"] = outcome.abort.has_value();
+  nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
+  std::istringstream lines(failures);
+  for (std::string line; std::getline(lines, line);) reasons.push_back(line);
+  head["failures"] = reasons;
+  std::string out = head.dump();
+  out.pop_back();  // the closing brace: the gates follow
+  out += ",\"gates\":[";
+  for (std::size_t i = 0; i < outcome.gates.size(); ++i) {
+    const gates::GateResult& g = outcome.gates[i];
+    nlohmann::ordered_json j;
+    j["name"] = g.name;
+    j["result"] = std::string(gates::StatusWord(g));
+    j["message"] = g.message;
+    nlohmann::ordered_json figures = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : g.figures) figures[name] = value;
+    j["figures"] = figures;
+    out += (i ? ",\n" : "\n") + j.dump();
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+// A CSV field per RFC 4180: quoted only when it holds a comma, quote, CR or LF.
+std::string CsvCell(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// lost-promises.csv: when each broken promise was acknowledged (on the run's clock), which property
+// it broke and how, and what was expected and observed.
+std::string LostPromisesCsv(const scenario::ScenarioOutcome& outcome, std::size_t* rows) {
+  std::string out = "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n";
+  const std::int64_t start_ms = outcome.load.timeline.clock().UnixMsOfSecond(0);
+  for (const ledger::Violation& v : outcome.verification->violations) {
+    char second[32];
+    std::snprintf(second, sizeof second, "%.3f", static_cast<double>(v.unix_ms - start_ms) / 1000.0);
+    out += std::to_string(v.unix_ms) + "," + second + "," + std::string(ledger::PropertyName(v.property)) + "," +
+           CsvCell(std::string(ledger::KindName(v.kind))) + "," + std::string(ledger::PromiseKindName(v.promise_kind)) +
+           "," + CsvCell(v.key) + "," + CsvCell(v.expected) + "," + CsvCell(v.observed) + "," + CsvCell(v.value) + "\n";
+    ++*rows;
+  }
+  return out;
 }
 
 }  // namespace
@@ -44,6 +100,8 @@ ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
   if (!outcome.ledger_error.empty()) r.failures += "ledger file: " + outcome.ledger_error + "\n";
   if (outcome.interrupted) r.failures += "interrupted: the run was stopped early (SIGINT/SIGTERM)\n";
   r.all_passed = r.failures.empty();
+  r.gates_json = GatesJson(outcome, r.failures);
+  if (outcome.verification) r.lost_promises_csv = LostPromisesCsv(outcome, &r.lost_promises);
   return r;
 }
 

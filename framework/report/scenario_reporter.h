@@ -52,6 +52,13 @@ struct ScenarioReport {
   std::string stage_report_md;
   std::string stage_report_json;
   std::string verdict;   // gates::FormatGateReport of every gate
+  // gates.json: {"verdict":"PASS|FAIL","interrupted":b,"aborted":b,"failures":[...],"gates":[{"name",
+  // "result":"PASS|FAIL|N/A","message","figures":{name:value}}]}, one gate a line (docs/formats.md).
+  std::string gates_json;
+  // lost-promises.csv: every lost or changed promise of the verification, one a row (formats.md);
+  // empty when the target makes no promises (no verification ran): then no file is written.
+  std::string lost_promises_csv;
+  std::size_t lost_promises = 0;  // its data rows
   std::string failures;  // failures.txt: one reason a line; empty on a green run
   bool all_passed = false;
 };

@@ -85,6 +85,14 @@ grep -q "^last fault lease expiry .*'ha_suite interrupt/db-partition (pid [0-9]*
   || { echo "$status" >&2; fail "Status does not report the expiry and what it reverted"; }
 grep -q "\[cluster\] fault lease: fault lease of 'ha_suite interrupt/db-partition (pid [0-9]*)' not renewed.*reverted database link faults" \
   "$AFTERSHOCK_CLUSTER_STATE.log" || fail "the supervisor's log does not say what it reverted and why"
+# The killed scenario still has the cluster's logs: its fault lease named its artifacts folder, and
+# the supervisor copied them there once the lease ran out (no TearDown ran).
+evidence="$work/artifacts-kill/interrupt/db-partition/cluster"
+has_evidence() { [[ -s "$evidence/supervisor.log" && -s "$evidence/status.txt" && -n "$(ls -A "$evidence/database" 2> /dev/null)" ]]; }
+wait_until 20 has_evidence || { ls -lR "$work/artifacts-kill" >&2 || true; fail "the SIGKILLed scenario's artifacts folder has no cluster logs"; }
+grep -q "fault lease: fault lease of 'ha_suite interrupt/db-partition" "$evidence/supervisor.log" \
+  || fail "the copied supervisor log does not cover the killed scenario"
+echo "interrupt_test: the SIGKILLed scenario's artifacts hold the cluster's logs ($(ls "$evidence" | tr '\n' ' '))"
 
 # 3. The next scenario passes on the cluster the supervisor cleaned.
 run_scenario DISABLED_Baseline "$work/baseline.log" || { tail -40 "$work/baseline.log" >&2; fail "the baseline after the SIGKILLed scenario failed"; }

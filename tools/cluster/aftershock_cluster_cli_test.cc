@@ -1,12 +1,22 @@
 // The aftershock-cluster CLI as a user runs it: `up` daemonizes and returns at steady state,
-// `status` reports it, `down` leaves nothing behind; a SIGKILLed supervisor leaves nothing either.
+// `status` reports it, `down` leaves nothing behind; a SIGKILLed supervisor leaves nothing either,
+// also in the middle of the database's bring-up. The state folder is private (another user's or a
+// symlink is refused, the socket is 0600), and a second `up` on a locked state refuses.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -62,8 +72,11 @@ class ClusterCliTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
 
+  // With --state=state_ unless `args` name a state of their own.
   CliResult Run(std::vector<std::string> args, milliseconds timeout) {
-    args.push_back("--state=" + state_);
+    const bool own_state =
+        std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.rfind("--state=", 0) == 0; });
+    if (!own_state) args.push_back("--state=" + state_);
     const std::string log = (dir_ / ("cli-" + std::to_string(++runs_) + ".log")).string();
     process::ChildOptions options;
     options.program = AFTERSHOCK_CLUSTER_BINARY;
@@ -114,6 +127,188 @@ class ClusterCliTest : public ::testing::Test {
   int runs_ = 0;
 };
 
+// The start time (field 22 of /proc/PID/stat, in clock ticks since boot) of a live process; 0 when
+// it is gone. With the pid it names one process, whatever recycles the pid later.
+unsigned long long StartTime(pid_t pid) {
+  const std::string stat = ReadAll("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+    if (i == 3 && field == "Z") return 0;
+    if (i == 22) return std::stoull(field);
+  }
+  return 0;
+}
+
+pid_t ParentOf(pid_t pid) {
+  const std::string stat = ReadAll("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string state;
+  pid_t ppid = 0;
+  fields >> state >> ppid;
+  return ppid;
+}
+
+// Adds every live descendant of the processes in `tree` (by parent pid), keyed by (pid, start time).
+void AddDescendants(std::set<std::pair<pid_t, unsigned long long>>& tree, pid_t root) {
+  std::set<pid_t> known = {root};
+  for (const auto& [pid, start] : tree) known.insert(pid);
+  bool grew = true;
+  for (int round = 0; grew && round < 16; ++round) {
+    grew = false;
+    for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const pid_t pid = std::stoi(name);
+      if (known.count(pid) || !known.count(ParentOf(pid))) continue;
+      if (const unsigned long long start = StartTime(pid)) {
+        tree.insert({pid, start});
+        known.insert(pid);
+        grew = true;
+      }
+    }
+  }
+}
+
+TEST_F(ClusterCliTest, UpRefusesAStateFolderThatIsNotPrivate) {
+  // Another user's folder (e.g. pre-created in /tmp to make a root supervisor write through it).
+  if (::geteuid() == 0) {
+    const passwd* nobody = ::getpwnam("nobody");
+    ASSERT_NE(nobody, nullptr);
+    const fs::path theirs = dir_ / "theirs";
+    fs::create_directories(theirs);
+    ASSERT_EQ(::chown(theirs.c_str(), nobody->pw_uid, nobody->pw_gid), 0);
+    const CliResult up = Run({"up", "--state=" + (theirs / "state").string()}, seconds(30));
+    EXPECT_EQ(up.code, 1) << up.output;
+    EXPECT_NE(up.output.find("refusing the cluster state folder " + theirs.string() + ": it is owned by uid " +
+                             std::to_string(nobody->pw_uid)),
+              std::string::npos)
+        << up.output;
+    EXPECT_FALSE(fs::exists(theirs / "state.log")) << "nothing may be created in it";
+    EXPECT_FALSE(fs::exists(theirs / "state.lock")) << "nothing may be created in it";
+  }
+  // A symlink to a folder.
+  const fs::path real = dir_ / "real";
+  fs::create_directories(real);
+  fs::create_directory_symlink(real, dir_ / "link");
+  const CliResult linked = Run({"up", "--state=" + (dir_ / "link" / "state").string()}, seconds(30));
+  EXPECT_EQ(linked.code, 1) << linked.output;
+  EXPECT_NE(linked.output.find((dir_ / "link").string() + ": it is a symlink"), std::string::npos) << linked.output;
+  EXPECT_TRUE(fs::is_empty(real));
+  // A world-writable one.
+  const fs::path open = dir_ / "open";
+  fs::create_directories(open);
+  ::chmod(open.c_str(), 0777);
+  const CliResult writable = Run({"up", "--state=" + (open / "state").string()}, seconds(30));
+  EXPECT_EQ(writable.code, 1) << writable.output;
+  EXPECT_NE(writable.output.find("group- or world-writable (mode 0777"), std::string::npos) << writable.output;
+  // A missing one is created private.
+  const fs::path fresh = dir_ / "fresh" / "cluster";
+  const CliResult status = Run({"status", "--state=" + (fresh / "state").string()}, seconds(30));
+  EXPECT_EQ(status.code, 1) << "no cluster is up there";
+}
+
+TEST_F(ClusterCliTest, ASecondUpOnALockedStateRefusesNamingTheHolder) {
+  // A stand-in for an `up` that is bringing a cluster up on this state: it holds the lock.
+  const std::string lock_path = state_ + ".lock";
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  ASSERT_EQ(::write(fd, pid.data(), pid.size()), static_cast<ssize_t>(pid.size()));
+  const CliResult second = Run({"up", "--lease-minutes=1"}, seconds(30));
+  EXPECT_EQ(second.code, 1) << second.output;
+  EXPECT_NE(second.output.find("refusing: the state " + state_ + " is locked by pid " + std::to_string(::getpid())),
+            std::string::npos)
+      << second.output;
+  EXPECT_FALSE(fs::exists(state_)) << "the refused `up` started a supervisor";
+  ::close(fd);
+}
+
+// SIGKILL of the supervisor while the database is coming up (a postmaster is running, the other
+// members are still being created): within 30 s no process it started is left - found by parent
+// pid while it ran, by the postmasters' pid files, never by name - and its folders are gone.
+TEST_F(ClusterCliTest, SigkillDuringDatabaseBringUpLeavesNothingWithin30Seconds) {
+  process::ChildOptions options;
+  options.program = AFTERSHOCK_CLUSTER_BINARY;
+  options.args = {"up", "--foreground", "--lease-minutes=5", "--state=" + state_};
+  options.log_path = (dir_ / "supervisor.log").string();
+  process::ChildProcess supervisor = process::ChildProcess::Start(options);
+
+  // The janitor, the scratch folder and the data dir, as the cluster prints them at once.
+  const std::regex announced(R"(\[cluster\] janitor pid (-?\d+), scratch (\S+), database data dir (\S+))");
+  std::smatch match;
+  std::string log;
+  std::set<std::pair<pid_t, unsigned long long>> tree;
+  auto deadline = Clock::now() + seconds(60);
+  while (!std::regex_search(log, match, announced)) {
+    ASSERT_LT(Clock::now(), deadline) << "the supervisor never named its data dir:\n" << log;
+    ASSERT_TRUE(supervisor.Running()) << log;
+    std::this_thread::sleep_for(milliseconds(100));
+    log = ReadAll(options.log_path);
+  }
+  const pid_t janitor = std::stoi(match[1]);
+  const std::string scratch = match[2], data_dir = match[3];
+  ASSERT_EQ(data_dir.rfind("/tmp/aftershock-db-", 0), 0u) << data_dir;
+
+  // Until the first postmaster runs (and a second beyond it, into the standbys' creation).
+  std::map<pid_t, unsigned long long> postmasters;
+  const auto scan_postmasters = [&] {
+    std::error_code ec;
+    for (const char* member : {"a", "b", "c"}) {
+      std::ifstream in(data_dir + "/" + member + "/data/postmaster.pid");
+      pid_t pid = 0;
+      if (in >> pid && pid > 0 && StartTime(pid) != 0) postmasters.emplace(pid, StartTime(pid));
+    }
+  };
+  deadline = Clock::now() + seconds(120);
+  while (postmasters.empty()) {
+    ASSERT_LT(Clock::now(), deadline) << "no postmaster within 120 s:\n" << ReadAll(options.log_path);
+    ASSERT_TRUE(supervisor.Running()) << ReadAll(options.log_path);
+    AddDescendants(tree, supervisor.pid());
+    scan_postmasters();
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  for (int i = 0; i < 10; ++i) {
+    AddDescendants(tree, supervisor.pid());
+    scan_postmasters();
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  ASSERT_FALSE(fs::exists(state_)) << "the cluster was already up: not a kill during bring-up";
+  for (const auto& [pid, start] : postmasters) tree.insert({pid, start});
+  if (janitor > 0) tree.insert({janitor, StartTime(janitor)});
+  std::cerr << "[test] SIGKILL to supervisor " << supervisor.pid() << " during bring-up; " << tree.size()
+            << " processes seen, postmasters";
+  for (const auto& [pid, start] : postmasters) std::cerr << " " << pid;
+  std::cerr << "\n";
+
+  supervisor.Signal(SIGKILL);
+  const auto killed_at = Clock::now();
+  supervisor.Wait(milliseconds(10000));
+  std::vector<pid_t> left;
+  deadline = killed_at + seconds(30);
+  do {
+    left.clear();
+    for (const auto& [pid, start] : tree) {
+      if (start != 0 && StartTime(pid) == start) left.push_back(pid);
+    }
+    if (left.empty() && !fs::exists(data_dir) && !fs::exists(scratch)) break;
+    std::this_thread::sleep_for(milliseconds(200));
+  } while (Clock::now() < deadline);
+  const double took = std::chrono::duration<double>(Clock::now() - killed_at).count();
+  std::cerr << "[test] after the SIGKILL: " << left.size() << " processes left, data dir "
+            << (fs::exists(data_dir) ? "still there" : "gone") << ", after " << took << " s\n";
+  EXPECT_EQ(left, std::vector<pid_t>{}) << ReadAll(state_ + ".janitor.log");
+  EXPECT_FALSE(fs::exists(data_dir)) << ReadAll(state_ + ".janitor.log");
+  EXPECT_FALSE(fs::exists(scratch));
+  EXPECT_NE(ReadAll(state_ + ".janitor.log").find("cleaning up"), std::string::npos);
+  for (pid_t pid : left) ::kill(pid, SIGKILL);  // never leave them, whatever failed
+}
+
 TEST_F(ClusterCliTest, BadUsageExitsWithTwo) {
   EXPECT_EQ(Run({"explode"}, seconds(10)).code, 2);
   EXPECT_EQ(Run({"status", "--colour=yes"}, seconds(10)).code, 2);
@@ -159,6 +354,22 @@ TEST_F(ClusterCliTest, UpStatusDownLeavesNothingRunning) {
   EXPECT_TRUE(Alive(state.pid));
   EXPECT_EQ(state.replicas.size(), 3u);
   EXPECT_TRUE(fs::exists(state.data_dir)) << state.data_dir;
+  // Only this user may drive the cluster: the socket is 0600; the lock names the supervisor.
+  struct stat socket_stat {};
+  ASSERT_EQ(::lstat(state.socket.c_str(), &socket_stat), 0) << state.socket;
+  EXPECT_TRUE(S_ISSOCK(socket_stat.st_mode));
+  EXPECT_EQ(socket_stat.st_mode & 07777, 0600u);
+  EXPECT_EQ(std::stoi(ReadAll(state_ + ".lock")), state.pid);
+  struct stat log_stat {};
+  ASSERT_EQ(::lstat((state_ + ".log").c_str(), &log_stat), 0);
+  EXPECT_EQ(log_stat.st_mode & 07777, 0600u);
+  ASSERT_EQ(::lstat((state_ + ".janitor.log").c_str(), &log_stat), 0);
+  EXPECT_EQ(log_stat.st_mode & 07777, 0600u);
+  // A second `up` on the same state: that supervisor is up, nothing else starts.
+  const CliResult again = Run({"up"}, seconds(30));
+  EXPECT_EQ(again.code, 0) << again.output;
+  EXPECT_NE(again.output.find("already up (supervisor pid " + std::to_string(state.pid)), std::string::npos)
+      << again.output;
 
   const CliResult status = Run({"status"}, seconds(60));
   EXPECT_EQ(status.code, 0) << status.output;

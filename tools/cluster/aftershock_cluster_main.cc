@@ -14,6 +14,9 @@
 // `up` daemonizes by default: the parent waits until the supervisor child reports steady state (or
 // its error) and exits 0 (1 on failure). The supervisor serves the control API on a unix socket next
 // to the state file, and stops everything on `down`, SIGINT/SIGTERM, or when the idle lease expires.
+// `up` locks the state (flock on STATE.lock, held by the supervisor while it lives): a second `up`
+// on it prints "already up" (exit 0) when that supervisor is up, and refuses naming the lock
+// holder's pid (exit 1) while it is still coming up or stopping.
 // Exit status: 0 done, 1 failed, 2 bad usage.
 #include <fcntl.h>
 #include <poll.h>
@@ -90,7 +93,9 @@ const char kUsage[] =
     "--hold=D (async, drain, defects): the fault lease 'aftershock-cli' holds the fault for D (e.g. 90s, 30m,\n"
     "  2h; default 10m, at most 24h); then the supervisor reverts it (every fault it holds, once no lease is live)\n"
     "flags for every verb:\n"
-    "  --state=PATH            state file (default $AFTERSHOCK_CLUSTER_STATE or /tmp/aftershock-cluster/state)\n";
+    "  --state=PATH            state file (default $AFTERSHOCK_CLUSTER_STATE, else state in the per-user runtime\n"
+    "                          folder $XDG_RUNTIME_DIR/aftershock or /tmp/aftershock-<uid>); its folder is private:\n"
+    "                          created 0700, refused when a symlink, another user's, or group/world-writable\n";
 
 int Usage(const std::string& error) {
   std::cerr << "aftershock-cluster: " << error << "\n" << kUsage;

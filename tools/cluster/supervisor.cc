@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,10 +15,14 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <future>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "fixtures/targets/pseudonym/replica_spec.h"
 #include "framework/cluster/control/cluster_control_service.h"
@@ -31,6 +37,28 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr auto kUpTimeout = std::chrono::minutes(10);
+// The bounded stop: calls still running this long after the stop began are cancelled; the cluster
+// is stopped under the ones that still have not returned (its waits give up), and the supervisor
+// exits without them after the second ceiling.
+constexpr auto kCancelCallsAfter = std::chrono::seconds(2);
+constexpr auto kCallsBeforeClusterStop = std::chrono::seconds(5);
+constexpr auto kCallsAfterClusterStop = std::chrono::seconds(30);
+
+// Writes `pid` as the lock file's content (who holds the lock, for a refused second `up`).
+void WriteLockHolder(int fd, pid_t pid) {
+  const std::string text = std::to_string(pid) + "\n";
+  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+    std::cerr << "[supervisor] warning: cannot record pid " << pid << " in the lock file: " << std::strerror(errno)
+              << "\n";
+  }
+}
+
+pid_t ReadLockHolder(const std::string& lock_path) {
+  std::ifstream in(lock_path);
+  long pid = 0;
+  in >> pid;
+  return static_cast<pid_t>(pid);
+}
 
 void Notify(int fd, const std::string& line) {
   if (fd < 0) return;
@@ -79,7 +107,14 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
   LocalClusterOptions options;
   options.lease = std::chrono::minutes(up.lease_minutes);
   options.supervisor_log_path = log_path;
-  options.janitor_state_file = up.state_path;
+  options.janitor_log_path = up.state_path + ".janitor.log";
+  // The janitor appends to its log (its history across runs); created private, never through a symlink.
+  const int janitor_log =
+      ::open(options.janitor_log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (janitor_log >= 0) {
+    ::fchmod(janitor_log, 0600);
+    ::close(janitor_log);
+  }
   std::cerr << "[supervisor] pid " << ::getpid() << ": bringing the local cluster up (" << up.replicas
             << " replicas, store " << up.store << ", nice " << up.nice << ")\n";
 
@@ -91,6 +126,7 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
     options.replicas = pseudonym::PseudonymReplicaSpec({.store = up.store, .replicas = up.replicas});
     cluster = LocalCluster::Start(options);
     server = ClusterControlServer::Start(*cluster, socket_path, [&] { shutdown_requested = true; });
+    cluster->RemoveAfterCrash(socket_path);
     internal::ClusterStateFile state;
     state.socket = socket_path;
     state.pid = ::getpid();
@@ -101,6 +137,7 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
     state.extra["store"] = cluster->ReplicaStore();
     state.extra["log"] = log_path;
     internal::WriteStateFile(up.state_path, state);
+    cluster->RemoveAfterCrash(up.state_path);
   } catch (const std::exception& e) {
     std::cerr << "[supervisor] bring-up failed: " << e.what() << "\n";
     server.reset();
@@ -133,8 +170,30 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
     if (internal::ReadStateFile(up.state_path).pid == ::getpid()) fs::remove(up.state_path);
   } catch (const std::exception&) {
   }
-  server.reset();
+  // Bounded: the server stops on a thread of its own (it returns once every handler has); a
+  // handler blocked in the cluster returns when the cluster stops.
+  std::promise<void> served;
+  std::future<void> served_done = served.get_future();
+  std::thread server_stop([&] {
+    server->Shutdown(std::chrono::system_clock::now() + kCancelCallsAfter);
+    served.set_value();
+  });
+  if (served_done.wait_for(kCallsBeforeClusterStop) != std::future_status::ready) {
+    std::cerr << "[supervisor] control calls still running " << kCallsBeforeClusterStop.count()
+              << " s after the stop began (cancelled after " << kCancelCallsAfter.count()
+              << " s); stopping the cluster under them\n";
+  }
   cluster->Stop();
+  if (served_done.wait_for(kCallsAfterClusterStop) != std::future_status::ready) {
+    std::cerr << "[supervisor] control calls still running " << kCallsAfterClusterStop.count()
+              << " s after the cluster stopped; exiting without them\n";
+    std::error_code ec;
+    fs::remove(socket_path, ec);
+    std::cerr.flush();
+    ::_exit(kExitFailed);
+  }
+  server_stop.join();
+  server.reset();
   cluster.reset();
   std::cerr << "[supervisor] stopped\n";
   return kExitOk;
@@ -143,20 +202,58 @@ int RunSupervisor(const UpOptions& up, int notify_fd) {
 }  // namespace
 
 int RunUp(const UpOptions& up) {
-  // One supervisor per state file.
+  // The private folder of the state, its log, its lock and the control socket.
+  const std::string dir = fs::path(up.state_path).parent_path().string();
   try {
-    const internal::ClusterStateFile old = internal::ReadStateFile(up.state_path);
-    if (ProcessAlive(old.pid)) {
-      std::cout << "aftershock-cluster: already up (supervisor pid " << old.pid << ", state " << up.state_path
-                << ")\n";
-      return kExitOk;
-    }
-    std::error_code ec;
-    fs::remove(up.state_path, ec);
+    internal::PrepareStateDir(dir);
+  } catch (const std::exception& e) {
+    std::cerr << "aftershock-cluster up: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  // One supervisor per state file: an exclusive lock beside it, held by the supervisor for its
+  // whole life (inherited across the fork below, closed on exec, so no child holds it).
+  const std::string lock_path = up.state_path + ".lock";
+  const int lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (lock_fd < 0) {
+    std::cerr << "aftershock-cluster up: cannot open the lock file " << lock_path << ": " << std::strerror(errno)
+              << "\n";
+    return kExitFailed;
+  }
+  std::optional<internal::ClusterStateFile> old;
+  try {
+    old = internal::ReadStateFile(up.state_path);
   } catch (const std::exception&) {
   }
+  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    const pid_t holder = ReadLockHolder(lock_path);
+    ::close(lock_fd);
+    if (error != EWOULDBLOCK) {
+      std::cerr << "aftershock-cluster up: cannot lock " << lock_path << ": " << std::strerror(error) << "\n";
+      return kExitFailed;
+    }
+    if (old && old->pid == holder && ProcessAlive(holder)) {
+      std::cout << "aftershock-cluster: already up (supervisor pid " << holder << ", state " << up.state_path << ")\n";
+      return kExitOk;
+    }
+    std::cerr << "aftershock-cluster up: refusing: the state " << up.state_path << " is locked by pid " << holder
+              << " (" << lock_path << "): another `up` is bringing a cluster up on it, or its supervisor is still "
+              << "running or stopping; wait for it, stop it (aftershock-cluster down --state=" << up.state_path
+              << "), or use another --state\n";
+    return kExitFailed;
+  }
+  if (old && ProcessAlive(old->pid)) {
+    // A supervisor that took no lock (an older binary) is still running on this state.
+    ::close(lock_fd);
+    std::cout << "aftershock-cluster: already up (supervisor pid " << old->pid << ", state " << up.state_path << ")\n";
+    return kExitOk;
+  }
   std::error_code ec;
-  fs::create_directories(fs::path(up.state_path).parent_path(), ec);
+  fs::remove(up.state_path, ec);  // stale: we hold the lock, so no supervisor runs on it
+  WriteLockHolder(lock_fd, ::getpid());
+  // The last run's log is kept as .log.1; CollectArtifacts must never take it for this run's.
+  const std::string log_path = up.state_path + ".log";
+  ::rename(log_path.c_str(), (log_path + ".1").c_str());
   if (up.foreground) return RunSupervisor(up, -1);
 
   int fds[2];
@@ -174,14 +271,17 @@ int RunUp(const UpOptions& up) {
   if (child == 0) {
     ::close(fds[0]);
     ::setsid();
-    const std::string log_path = up.state_path + ".log";
+    WriteLockHolder(lock_fd, ::getpid());
+    // A fresh log, created exclusively and never through a symlink.
     const int null_fd = ::open("/dev/null", O_RDONLY);
-    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
-    if (log_fd >= 0) {
-      ::dup2(log_fd, STDOUT_FILENO);
-      ::dup2(log_fd, STDERR_FILENO);
+    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (log_fd < 0) {
+      Notify(fds[1], "ERROR cannot create the supervisor log " + log_path + ": " + std::strerror(errno));
+      ::_exit(kExitFailed);
     }
+    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+    ::dup2(log_fd, STDOUT_FILENO);
+    ::dup2(log_fd, STDERR_FILENO);
     ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     const int code = RunSupervisor(up, fds[1]);
     std::cout.flush();
@@ -189,6 +289,7 @@ int RunUp(const UpOptions& up) {
     ::_exit(code);
   }
   ::close(fds[1]);
+  ::close(lock_fd);  // the supervisor holds the lock from here on
   std::string received;
   const auto deadline = t0 + kUpTimeout;
   while (received.find('\n') == std::string::npos) {

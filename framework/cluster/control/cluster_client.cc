@@ -165,9 +165,11 @@ v1::ActionResult ClusterClient::RenewLease(milliseconds lease) {
   return Call<v1::RenewLeaseRequest, v1::ActionResult>("RenewLease", &Stub::RenewLease, request, kShortCall);
 }
 
-v1::ActionResult ClusterClient::RenewFaultLease(const std::string& holder, milliseconds ttl) {
+v1::ActionResult ClusterClient::RenewFaultLease(const std::string& holder, milliseconds ttl,
+                                                const std::string& artifacts_dir) {
   v1::FaultLeaseRequest request;
   request.set_holder(holder);
+  request.set_artifacts_dir(artifacts_dir);
   request.set_ttl_ms(static_cast<std::uint32_t>(ttl.count()));
   // Shorter than the TTL, so a hung renewal is retried before the lease runs out.
   const milliseconds deadline = std::clamp(ttl / 2, milliseconds(200), kShortCall);
@@ -203,7 +205,7 @@ FaultLeaseHolder::FaultLeaseHolder(const ClusterClient& client, FaultLeaseOption
   }
   holder_ = (options_.holder.empty() ? std::string("fault lease") : options_.holder) + " (pid " +
             std::to_string(::getpid()) + ")";
-  client_.RenewFaultLease(holder_, options_.ttl);
+  client_.RenewFaultLease(holder_, options_.ttl, options_.artifacts_dir);
   renewer_ = std::thread([this] { RenewLoop(); });
 }
 
@@ -232,7 +234,7 @@ void FaultLeaseHolder::RenewLoop() {
     lock.unlock();
     std::string error;
     try {
-      client_.RenewFaultLease(holder_, options_.ttl);
+      client_.RenewFaultLease(holder_, options_.ttl, options_.artifacts_dir);
     } catch (const std::exception& e) {
       error = e.what();
     }

@@ -73,7 +73,8 @@ class ClusterClient {
   // 0 keeps the supervisor's lease length.
   v1::ActionResult RenewLease(std::chrono::milliseconds lease = std::chrono::milliseconds(0));
   // The fault lease (see cluster_control.proto); FaultLeaseHolder renews it for you.
-  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl);
+  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl,
+                                   const std::string& artifacts_dir = "");
   v1::ActionResult ReleaseFaultLease(const std::string& holder);
   v1::ActionResult Shutdown();
 
@@ -99,6 +100,9 @@ struct FaultLeaseOptions {
   std::string holder;
   std::chrono::milliseconds ttl{5000};
   std::chrono::milliseconds renew_every{1000};
+  // Optional, absolute: where the supervisor copies the cluster's logs if this holder dies holding
+  // the lease (or the supervisor stops meanwhile), so a killed run keeps its evidence.
+  std::string artifacts_dir = "";
 };
 
 // Holds the fault lease from construction (the first renewal is synchronous and throws

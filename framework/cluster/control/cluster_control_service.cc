@@ -1,6 +1,12 @@
 #include "framework/cluster/control/cluster_control_service.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -9,9 +15,15 @@ namespace {
 
 using std::chrono::milliseconds;
 
-milliseconds OrDefault(std::uint32_t value_ms, std::uint32_t default_ms) {
-  return milliseconds(value_ms == 0 ? default_ms : value_ms);
+// A client-chosen duration, with a ceiling: the supervisor's shutdown must never wait on a call
+// whose timeout a client picked.
+milliseconds OrDefault(std::uint32_t value_ms, std::uint32_t default_ms, milliseconds ceiling) {
+  return std::min(milliseconds(value_ms == 0 ? default_ms : value_ms), ceiling);
 }
+
+constexpr milliseconds kWaitCeiling = std::chrono::minutes(10);
+constexpr milliseconds kActionCeiling = std::chrono::minutes(30);
+constexpr milliseconds kGraceCeiling = std::chrono::minutes(5);
 
 }  // namespace
 
@@ -34,7 +46,7 @@ grpc::Status ClusterControlService::Status(grpc::ServerContext*, const v1::Statu
 
 grpc::Status ClusterControlService::WaitSteady(grpc::ServerContext*, const v1::WaitSteadyRequest* request,
                                                v1::ClusterStatus* out) {
-  return Run([&] { *out = cluster_.WaitSteady(OrDefault(request->timeout_ms(), 60000)); });
+  return Run([&] { *out = cluster_.WaitSteady(OrDefault(request->timeout_ms(), 60000, kWaitCeiling)); });
 }
 
 grpc::Status ClusterControlService::KillReplica(grpc::ServerContext*, const v1::KillReplicaRequest* request,
@@ -78,16 +90,17 @@ grpc::Status ClusterControlService::SetReplicationMode(grpc::ServerContext*, con
 grpc::Status ClusterControlService::RollingRestart(grpc::ServerContext*, const v1::RollingRestartRequest* request,
                                                    v1::ActionResult* out) {
   return Run([&] {
-    *out = cluster_.RollingRestart(OrDefault(request->grace_ms(), 10000), OrDefault(request->min_ready_ms(), 2000),
-                                   OrDefault(request->timeout_ms(), 120000));
+    *out = cluster_.RollingRestart(OrDefault(request->grace_ms(), 10000, kGraceCeiling),
+                                   OrDefault(request->min_ready_ms(), 2000, kGraceCeiling),
+                                   OrDefault(request->timeout_ms(), 120000, kActionCeiling));
   });
 }
 
 grpc::Status ClusterControlService::Drain(grpc::ServerContext*, const v1::DrainRequest* request,
                                           v1::ActionResult* out) {
   return Run([&] {
-    *out = cluster_.Drain(request->node(), OrDefault(request->timeout_ms(), 120000),
-                          OrDefault(request->grace_ms(), 10000));
+    *out = cluster_.Drain(request->node(), OrDefault(request->timeout_ms(), 120000, kActionCeiling),
+                          OrDefault(request->grace_ms(), 10000, kGraceCeiling));
   });
 }
 
@@ -113,7 +126,9 @@ grpc::Status ClusterControlService::RenewLease(grpc::ServerContext*, const v1::R
 
 grpc::Status ClusterControlService::RenewFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest* request,
                                                     v1::ActionResult* out) {
-  return Run([&] { *out = cluster_.RenewFaultLease(request->holder(), milliseconds(request->ttl_ms())); });
+  return Run([&] {
+    *out = cluster_.RenewFaultLease(request->holder(), milliseconds(request->ttl_ms()), request->artifacts_dir());
+  });
 }
 
 grpc::Status ClusterControlService::ReleaseFaultLease(grpc::ServerContext*, const v1::FaultLeaseRequest* request,
@@ -144,14 +159,29 @@ std::unique_ptr<ClusterControlServer> ClusterControlServer::Start(LocalCluster& 
   builder.RegisterService(server->service_.get());
   server->server_ = builder.BuildAndStart();
   if (!server->server_) throw std::runtime_error("cannot serve the cluster control API on unix:" + socket_path);
+  // Bound inside the supervisor's private folder (0700), then 0600: only its own user connects.
+  struct stat st {};
+  errno = 0;
+  if (::chmod(socket_path.c_str(), 0600) != 0 || ::lstat(socket_path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) ||
+      st.st_uid != ::geteuid()) {
+    const std::string why = errno != 0 ? std::strerror(errno) : "not a socket of this user";
+    server->Shutdown(std::chrono::system_clock::now());
+    throw std::runtime_error("the control socket " + socket_path + " cannot be made private (mode 0600): " + why);
+  }
   return server;
 }
 
-ClusterControlServer::~ClusterControlServer() {
-  if (server_) {
-    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+void ClusterControlServer::Shutdown(std::chrono::system_clock::time_point cancel_at) {
+  std::lock_guard<std::mutex> lock(shutdown_mu_);
+  if (server_ && !shut_down_) {
+    server_->Shutdown(cancel_at);
     server_->Wait();
   }
+  shut_down_ = true;
+}
+
+ClusterControlServer::~ClusterControlServer() {
+  Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   std::error_code ec;
   std::filesystem::remove(socket_path_, ec);
 }

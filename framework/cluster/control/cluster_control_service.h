@@ -2,17 +2,20 @@
 // contract), served over a unix socket by the aftershock-cluster supervisor. Every call renews the
 // idle lease; Shutdown answers first and then calls `on_shutdown` (the supervisor stops everything).
 //
-//   auto server = ClusterControlServer::Start(*cluster, "/tmp/aftershock-cluster/control.sock",
-//                                             [&] { stop_requested = true; });
+//   auto server = ClusterControlServer::Start(*cluster, "/run/user/0/aftershock/control.sock",
+//                                             [&] { stop_requested = true; });   // socket 0600
 //   ...                                                   // clients: ClusterClient::Attach()
+//   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
 //   server.reset();                                       // stops serving, removes the socket
 #ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_CLUSTER_CONTROL_SERVICE_H_
 #define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_CLUSTER_CONTROL_SERVICE_H_
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "framework/cluster/control/cluster_control.grpc.pb.h"
@@ -59,7 +62,8 @@ class ClusterControlService final : public v1::ClusterControl::Service {
 
 class ClusterControlServer {
  public:
-  // Listens on unix:`socket_path` (an old socket file there is replaced). Throws std::runtime_error.
+  // Listens on unix:`socket_path` (an old socket file there is replaced) and makes the socket 0600
+  // (bind it inside a private folder: PrepareStateDir). Throws std::runtime_error.
   static std::unique_ptr<ClusterControlServer> Start(LocalCluster& cluster, const std::string& socket_path,
                                                      std::function<void()> on_shutdown);
   ~ClusterControlServer();
@@ -67,6 +71,10 @@ class ClusterControlServer {
   ClusterControlServer& operator=(const ClusterControlServer&) = delete;
 
   const std::string& socket_path() const { return socket_path_; }
+  // Stops serving: new calls are refused, calls still running at `cancel_at` are cancelled, and it
+  // returns once every handler has returned (a handler blocked in the cluster returns when the
+  // cluster stops: run this on a thread of its own and bound the wait). Idempotent.
+  void Shutdown(std::chrono::system_clock::time_point cancel_at);
 
  private:
   ClusterControlServer(std::string socket_path, std::unique_ptr<ClusterControlService> service)
@@ -75,6 +83,8 @@ class ClusterControlServer {
   std::string socket_path_;
   std::unique_ptr<ClusterControlService> service_;
   std::unique_ptr<grpc::Server> server_;
+  std::mutex shutdown_mu_;
+  bool shut_down_ = false;
 };
 
 }  // namespace aftershock::cluster

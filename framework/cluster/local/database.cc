@@ -51,6 +51,12 @@ void Database::PrepareReplicationProxies() {
   }
 }
 
+void Database::UseDataDir(const std::string& data_dir) {
+  std::lock_guard<std::mutex> lock(mu_);
+  options_.patroni.data_dir = data_dir;
+  data_dir_ = data_dir;
+}
+
 void Database::StartMembers() {
   auto db = PatroniCluster::Start(options_.patroni);
   std::lock_guard<std::mutex> lock(mu_);

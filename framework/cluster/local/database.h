@@ -44,6 +44,8 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   void PrepareReplicationProxies();
+  // The (empty) data dir the members use, created by the caller; before StartMembers.
+  void UseDataDir(const std::string& data_dir);
   // On the owner thread (every child is forked there).
   void StartMembers();
   void StartServiceProxies();

@@ -1,21 +1,28 @@
 #include "framework/cluster/local/local_cluster.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "framework/cluster/internal/free_ports.h"
 #include "framework/cluster/local/database.h"
 #include "framework/cluster/local/internal/action_result.h"
+#include "framework/cluster/local/internal/artifact_files.h"
 #include "framework/cluster/local/internal/fault_lease.h"
 #include "framework/cluster/local/internal/janitor.h"
 #include "framework/cluster/local/internal/owner_thread.h"
@@ -48,8 +55,9 @@ class LocalClusterImpl {
   v1::ActionResult RenewLease(milliseconds lease);
   void Touch();
   bool LeaseExpired() const;
-  v1::ActionResult RenewFaultLease(const std::string& holder, milliseconds ttl);
+  v1::ActionResult RenewFaultLease(const std::string& holder, milliseconds ttl, const std::string& artifacts_dir);
   v1::ActionResult ReleaseFaultLease(const std::string& holder);
+  void RemoveAfterCrash(const std::string& path);
 
   ReplicaSet& replicas() { return *replicas_; }
   Database& database() { return *database_; }
@@ -65,11 +73,16 @@ class LocalClusterImpl {
   void FaultLeaseLoop();
   // False when a revert step failed (retried later).
   bool RevertHeldFaults(const FaultLease::Due& due);
+  // The cluster's logs into the artifacts folder of every holder whose lease ended without a
+  // release (all of them when `all`, on Stop()): a killed run keeps its evidence.
+  void CollectForLostHolders(bool all);
+  void JanitorRecord(const std::function<void(Janitor&)>& record);
 
   LocalClusterOptions options_;
   std::string work_dir_;
   bool created_work_dir_ = false;
   std::string data_dir_;
+  bool created_data_dir_ = false;
   std::int64_t started_unix_ms_ = UnixMs();
   std::atomic<bool> stopping_{false};
 
@@ -89,7 +102,10 @@ class LocalClusterImpl {
   std::condition_variable fault_lease_cv_;
   bool fault_lease_exit_ = false;
 
-  std::optional<process::ChildProcess> janitor_;
+  std::unique_ptr<Janitor> janitor_;
+  // holder -> artifacts folder, for holders that named one and have not released their lease.
+  std::mutex artifacts_mu_;
+  std::map<std::string, std::string> holder_artifacts_;
   bool stopped_ = false;
   std::mutex stop_mu_;
 };
@@ -97,6 +113,10 @@ class LocalClusterImpl {
 LocalClusterImpl::LocalClusterImpl(LocalClusterOptions options) : options_(std::move(options)) {
   DatabaseOptions db;
   db.patroni = options_.database;
+  // Every process group the database starts is recorded with the janitor as it starts.
+  db.patroni.on_child_started = [this](pid_t pid) {
+    JanitorRecord([&](Janitor& janitor) { janitor.KillGroupAfterCrash(pid, data_dir_); });
+  };
   db.replication_through_proxy = options_.replication_through_proxy;
   db.member_rejoin_delay = options_.member_rejoin_delay;
   database_ = std::make_unique<Database>(std::move(db), [this] { FaultApplied(); });
@@ -129,6 +149,9 @@ int LocalClusterImpl::PickReplicaPorts() {
 }
 
 void LocalClusterImpl::Start() {
+  // 0. The janitor before any other process: a SIGKILL from here on leaves nothing behind.
+  if (options_.janitor) janitor_ = Janitor::Start(options_.janitor_log_path);
+
   // Scratch directory for the replica logs.
   if (options_.work_dir.empty()) {
     std::string pattern = "/tmp/aftershock-cluster-XXXXXX";
@@ -143,17 +166,37 @@ void LocalClusterImpl::Start() {
     if (ec) throw ClusterError(grpc::StatusCode::INTERNAL, "cannot create " + work_dir_ + ": " + ec.message());
   }
   created_work_dir_ = true;
+  JanitorRecord([&](Janitor& janitor) { janitor.RemoveAfterCrash(fs::absolute(work_dir_).string()); });
 
-  // 1. The database (forked by the owner thread, like every child), then the janitor, as soon as
-  //    there is something to clean up after a SIGKILL, then the proxies the replicas connect through.
+  // The database's data dir, created here (not by PatroniCluster) so that the janitor knows it
+  // before the first database process starts.
+  if (options_.database.data_dir.empty()) {
+    std::string pattern = "/tmp/aftershock-db-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw ClusterError(grpc::StatusCode::INTERNAL, std::string("cannot create the database data dir: ") +
+                                                         std::strerror(errno));
+    }
+    data_dir_ = pattern;
+    created_data_dir_ = true;
+    JanitorRecord([&](Janitor& janitor) {
+      janitor.StopPostmastersAfterCrash(data_dir_);
+      janitor.RemoveAfterCrash(data_dir_);
+    });
+    database_->UseDataDir(data_dir_);
+  } else {
+    // The caller's folder: the janitor stops its postmasters after a crash but does not remove it.
+    data_dir_ = fs::absolute(options_.database.data_dir).lexically_normal().string();
+  }
+  std::cerr << "[cluster] janitor pid " << (janitor_ ? janitor_->pid() : -1) << ", scratch " << work_dir_
+            << ", database data dir " << data_dir_ << "\n";
+
+  // 1. The database (forked by the owner thread, like every child), then the proxies the replicas
+  //    connect through.
   database_->PrepareReplicationProxies();
   owner_->Run([this] { database_->StartMembers(); });
-  data_dir_ = database_->DataDir();
-  if (options_.janitor) {
-    owner_->Run([this] {
-      janitor_.emplace(StartJanitor(::getpid(), data_dir_, work_dir_, options_.janitor_state_file,
-                                    work_dir_ + "/janitor.log"));
-    });
+  if (!created_data_dir_) {
+    data_dir_ = database_->DataDir();
+    JanitorRecord([&](Janitor& janitor) { janitor.StopPostmastersAfterCrash(data_dir_); });
   }
   database_->StartServiceProxies();
 
@@ -182,7 +225,12 @@ void LocalClusterImpl::FaultLeaseLoop() {
     if (fault_lease_exit_) break;
     if (Clock::now() < next_attempt) continue;
     const std::optional<FaultLease::Due> due = fault_lease_.DueForRevert();
-    if (!due) continue;
+    if (!due) {
+      lock.unlock();
+      CollectForLostHolders(false);
+      lock.lock();
+      continue;
+    }
     lock.unlock();
     bool reverted = false;
     try {
@@ -193,6 +241,51 @@ void LocalClusterImpl::FaultLeaseLoop() {
     lock.lock();
     // A failed step is retried, not hammered.
     if (!reverted) next_attempt = Clock::now() + milliseconds(5000);
+    lock.unlock();
+    CollectForLostHolders(false);
+    lock.lock();
+  }
+}
+
+void LocalClusterImpl::JanitorRecord(const std::function<void(Janitor&)>& record) {
+  if (!janitor_) return;
+  try {
+    record(*janitor_);
+  } catch (const std::exception& e) {
+    std::cerr << "[cluster] janitor: " << e.what() << "\n";
+  }
+}
+
+void LocalClusterImpl::RemoveAfterCrash(const std::string& path) {
+  if (janitor_) janitor_->RemoveAfterCrash(path);
+}
+
+void LocalClusterImpl::CollectForLostHolders(bool all) {
+  std::map<std::string, std::string> lost;
+  {
+    std::set<std::string> live;
+    if (!all) {
+      for (const FaultLease::Holder& holder : fault_lease_.LiveHolders()) live.insert(holder.name);
+    }
+    std::lock_guard<std::mutex> lock(artifacts_mu_);
+    for (auto it = holder_artifacts_.begin(); it != holder_artifacts_.end();) {
+      if (live.count(it->first) == 0) {
+        lost.insert(*it);
+        it = holder_artifacts_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& [holder, dir] : lost) {
+    try {
+      CollectArtifacts(dir);
+      std::cerr << "[cluster] the cluster's logs copied into " << dir << " (the artifacts folder of '" << holder
+                << "', " << (all ? "the cluster is stopping" : "its fault lease ended without a release") << ")\n";
+    } catch (const std::exception& e) {
+      std::cerr << "[cluster] collecting the cluster's logs into " << dir << " for '" << holder
+                << "' failed: " << e.what() << "\n";
+    }
   }
 }
 
@@ -256,16 +349,18 @@ void LocalClusterImpl::Stop() {
   //    waiting action give up, so the fault lease's thread can be joined.)
   replicas_->StopAll(options_.replicas.grace + milliseconds(2000));
   if (fault_lease_thread_.joinable()) fault_lease_thread_.join();
-  // 2. The database behind the proxies, then any postmaster it left behind.
+  // 2. The evidence, while the logs exist: into the artifacts folder of every holder still holding
+  //    the fault lease (a run whose ctest went away, or a supervisor told to stop mid-scenario).
+  CollectForLostHolders(true);
+  // 3. The database behind the proxies, then any postmaster it left behind.
   database_->Stop();
-  // 3. The owner thread, the janitor, the scratch directory.
+  // 4. The owner thread, the temporary folders, the janitor (dismissed: nothing is left to do).
   owner_->Stop();
-  if (janitor_) janitor_->Stop(milliseconds(2000));
+  std::error_code ignored;
+  if (created_work_dir_ && !work_dir_.empty()) fs::remove_all(work_dir_, ignored);
+  if (created_data_dir_ && !data_dir_.empty()) fs::remove_all(data_dir_, ignored);
+  if (janitor_) janitor_->Dismiss(milliseconds(2000));
   janitor_.reset();
-  if (created_work_dir_ && !work_dir_.empty()) {
-    std::error_code ignored;
-    fs::remove_all(work_dir_, ignored);
-  }
 }
 
 v1::ClusterStatus LocalClusterImpl::Status() {
@@ -316,25 +411,25 @@ v1::ClusterStatus LocalClusterImpl::WaitSteady(milliseconds timeout) {
 v1::ActionResult LocalClusterImpl::CollectArtifacts(const std::string& directory) {
   const std::int64_t started = UnixMs();
   if (directory.empty()) throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT, "no directory given");
-  std::error_code ec;
-  fs::create_directories(directory, ec);
-  if (ec) throw ClusterError(grpc::StatusCode::INTERNAL, "cannot create " + directory + ": " + ec.message());
+  if (!fs::path(directory).is_absolute()) {
+    throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT,
+                       "the artifacts folder must be an absolute path, not '" + directory + "'");
+  }
+  ArtifactFolder(directory);
   std::vector<std::string> copied;
+  ArtifactFolder(directory + "/database");
   if (database_->CopyLogsTo(directory + "/database")) copied.push_back("database/");
   std::vector<std::pair<std::string, std::string>> logs = replicas_->Logs();
   if (!options_.supervisor_log_path.empty()) logs.emplace_back(options_.supervisor_log_path, "supervisor.log");
+  if (!options_.janitor_log_path.empty()) logs.emplace_back(options_.janitor_log_path, "janitor.log");
   for (const auto& [from, to] : logs) {
-    if (!fs::exists(from, ec)) continue;
-    fs::copy_file(from, fs::path(directory) / to, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw ClusterError(grpc::StatusCode::INTERNAL, "copy " + from + ": " + ec.message());
-    copied.push_back(to);
+    CheckArtifactName(to);
+    if (CopyNoFollow(from, (fs::path(directory) / to).string())) copied.push_back(to);
   }
   const v1::ClusterStatus status = Status();
-  {
-    std::ofstream out(directory + "/status.txt", std::ios::trunc);
-    out << "# aftershock local cluster status at unix_ms " << UnixMs() << "\n" << status.DebugString();
-    if (!out) throw ClusterError(grpc::StatusCode::INTERNAL, "cannot write " + directory + "/status.txt");
-  }
+  std::ostringstream text;
+  text << "# aftershock local cluster status at unix_ms " << UnixMs() << "\n" << status.DebugString();
+  WriteNoFollow(directory + "/status.txt", text.str());
   copied.push_back("status.txt");
   return Result(started, directory, "collected into " + directory + ": " + Join(copied, ", "));
 }
@@ -347,12 +442,21 @@ v1::ActionResult LocalClusterImpl::RenewLease(milliseconds lease) {
   return Result(started, "lease", "lease renewed for " + Ms(lease_));
 }
 
-v1::ActionResult LocalClusterImpl::RenewFaultLease(const std::string& holder, milliseconds ttl) {
+v1::ActionResult LocalClusterImpl::RenewFaultLease(const std::string& holder, milliseconds ttl,
+                                                    const std::string& artifacts_dir) {
   const std::int64_t started = UnixMs();
+  if (!artifacts_dir.empty() && !fs::path(artifacts_dir).is_absolute()) {
+    throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT,
+                       "the artifacts folder of '" + holder + "' must be an absolute path, not '" + artifacts_dir + "'");
+  }
   try {
     fault_lease_.Renew(holder, ttl);
   } catch (const std::invalid_argument& e) {
     throw ClusterError(grpc::StatusCode::INVALID_ARGUMENT, e.what());
+  }
+  if (!artifacts_dir.empty()) {
+    std::lock_guard<std::mutex> lock(artifacts_mu_);
+    holder_artifacts_[holder] = artifacts_dir;
   }
   return Result(started, holder, "fault lease of '" + holder + "' renewed for " + Ms(ttl));
 }
@@ -360,6 +464,10 @@ v1::ActionResult LocalClusterImpl::RenewFaultLease(const std::string& holder, mi
 v1::ActionResult LocalClusterImpl::ReleaseFaultLease(const std::string& holder) {
   const std::int64_t started = UnixMs();
   const bool held = fault_lease_.Release(holder);
+  {
+    std::lock_guard<std::mutex> lock(artifacts_mu_);
+    holder_artifacts_.erase(holder);
+  }
   if (held) std::cerr << "[cluster] fault lease of '" << holder << "' released\n";
   fault_lease_cv_.notify_all();
   return Result(started, holder,
@@ -429,9 +537,11 @@ v1::ActionResult LocalCluster::CollectArtifacts(const std::string& directory) {
 }
 v1::ActionResult LocalCluster::RenewLease(std::chrono::milliseconds lease) { return impl_->RenewLease(lease); }
 void LocalCluster::Touch() { impl_->Touch(); }
-v1::ActionResult LocalCluster::RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl) {
-  return impl_->RenewFaultLease(holder, ttl);
+v1::ActionResult LocalCluster::RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl,
+                                               const std::string& artifacts_dir) {
+  return impl_->RenewFaultLease(holder, ttl, artifacts_dir);
 }
+void LocalCluster::RemoveAfterCrash(const std::string& path) { impl_->RemoveAfterCrash(path); }
 v1::ActionResult LocalCluster::ReleaseFaultLease(const std::string& holder) { return impl_->ReleaseFaultLease(holder); }
 bool LocalCluster::LeaseExpired() const { return impl_->LeaseExpired(); }
 std::vector<std::pair<std::string, std::string>> LocalCluster::Replicas() const {

@@ -66,11 +66,14 @@ struct LocalClusterOptions {
   std::chrono::milliseconds fault_lease_check{250};
   // The supervisor's own log, copied by CollectArtifacts when set.
   std::string supervisor_log_path;
-  // A detached shell janitor that, if this process dies without Stop() (SIGKILL), kills the
-  // postmasters left behind (Patroni starts them detached, so die_with_parent cannot reach them)
-  // and removes the temporary data and `janitor_state_file` (when it still names this pid).
+  // A detached shell janitor (internal/janitor.h), started before any other process: if this
+  // process dies without Stop() (SIGKILL at any moment, bring-up included), it kills what the
+  // cluster started - the postmasters left behind (Patroni starts them detached, so die_with_parent
+  // cannot reach them) and the orphans of its process groups - and removes the temporary folders
+  // and whatever RemoveAfterCrash() recorded, each only while its path still names the inode it
+  // was created with. Its log: `janitor_log_path` (empty: this process's stderr).
   bool janitor = true;
-  std::string janitor_state_file;
+  std::string janitor_log_path;
 };
 
 class LocalCluster {
@@ -114,7 +117,9 @@ class LocalCluster {
   // UNIMPLEMENTED when the spec has no hook.
   v1::ActionResult SetReplicaDefects(const std::string& replica, const std::map<std::string, std::string>& defects);
   // Database logs into DIR/database/, replica logs as DIR/replica-X.log, the supervisor log, and
-  // DIR/status.txt (the Status() snapshot).
+  // DIR/status.txt (the Status() snapshot). DIR must be absolute; nothing is written outside it (a
+  // name with `..` or an absolute one is refused), and no file or folder in it is written through
+  // a symlink (INVALID_ARGUMENT naming it).
   v1::ActionResult CollectArtifacts(const std::string& directory);
   // lease 0 = keep the current lease length; renews it from now.
   v1::ActionResult RenewLease(std::chrono::milliseconds lease);
@@ -124,9 +129,17 @@ class LocalCluster {
   // When no holder is live any more, a background thread reverts every fault in force (link and
   // replication-link faults cleared, defects cleared, strict synchronous replication, every node
   // uncordoned), logs it, and reports it in Status().last_fault_lease_expiry.
-  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl);
+  // `artifacts_dir` (optional, absolute): the holder's artifacts folder. When its lease expires
+  // without a release (the holder was killed) and when the cluster stops while it is held, the
+  // cluster's logs are collected there (CollectArtifacts), so a killed run keeps its evidence.
+  v1::ActionResult RenewFaultLease(const std::string& holder, std::chrono::milliseconds ttl,
+                                   const std::string& artifacts_dir = "");
   v1::ActionResult ReleaseFaultLease(const std::string& holder);
   bool LeaseExpired() const;
+  // Records a file or folder the caller created (e.g. the supervisor's state file and socket) with
+  // the janitor: removed after a crash while the path still names the same inode. No-op without a
+  // janitor; throws std::runtime_error when it cannot be recorded.
+  void RemoveAfterCrash(const std::string& path);
 
   // (name, "127.0.0.1:PORT") of a, b, c, ...; stable across restarts.
   std::vector<std::pair<std::string, std::string>> Replicas() const;

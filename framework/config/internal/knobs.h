@@ -43,6 +43,7 @@ enum KnobIndex : std::size_t {
   kTimeoutSeconds,
   kMaxUndecidedRatio,
   kConvergeTimeoutSeconds,
+  kDispatchCoalesceSeconds,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
@@ -64,6 +65,8 @@ inline constexpr KnobSpec kKnobs[] = {
     {"max_undecided_ratio", "RESILIENCE_MAX_UNDECIDED_RATIO", ValueKind::kNumber, Bound::kRatio, true, 0},
     {"converge_timeout_seconds", "RESILIENCE_CONVERGE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
      true, 30},
+    {"dispatch_coalesce_seconds", "RESILIENCE_DISPATCH_COALESCE_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
+     true, 0},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 

@@ -1,8 +1,13 @@
 #include "framework/cluster/control/internal/state_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,10 +35,48 @@ std::int64_t ParseInt(const std::string& key, const std::string& value, int line
 
 }  // namespace
 
+std::string RuntimeDir() {
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  if (xdg != nullptr && *xdg != '\0') return std::string(xdg) + "/aftershock";
+  return "/tmp/aftershock-" + std::to_string(::geteuid());
+}
+
 std::string DefaultStateFilePath() {
   const char* env = std::getenv("AFTERSHOCK_CLUSTER_STATE");
   if (env != nullptr && *env != '\0') return env;
-  return "/tmp/aftershock-cluster/state";
+  return RuntimeDir() + "/state";
+}
+
+void PrepareStateDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) throw std::runtime_error("the cluster state folder has no name");
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) {
+      throw std::runtime_error("cluster state folder " + dir + ": " + std::strerror(errno));
+    }
+    std::error_code ec;
+    const fs::path parent = fs::path(dir).parent_path();
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+      throw std::runtime_error("cannot create the cluster state folder " + dir + ": " + std::strerror(errno));
+    }
+    if (::lstat(dir.c_str(), &st) != 0) {
+      throw std::runtime_error("cluster state folder " + dir + ": " + std::strerror(errno));
+    }
+  }
+  const std::string refused = "refusing the cluster state folder " + dir + ": ";
+  if (S_ISLNK(st.st_mode)) throw std::runtime_error(refused + "it is a symlink (use a real folder)");
+  if (!S_ISDIR(st.st_mode)) throw std::runtime_error(refused + "it is not a folder");
+  if (st.st_uid != ::geteuid()) {
+    throw std::runtime_error(refused + "it is owned by uid " + std::to_string(st.st_uid) + ", not by this user (uid " +
+                             std::to_string(::geteuid()) + ")");
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    throw std::runtime_error(refused + "it is group- or world-writable (mode " + mode + "; chmod go-w it or remove it)");
+  }
 }
 
 std::string FormatStateFile(const ClusterStateFile& state) {
@@ -101,11 +144,22 @@ void WriteStateFile(const std::string& path, const ClusterStateFile& state) {
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << FormatStateFile(state);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write state file " + tmp);
+  ::unlink(tmp.c_str());  // a leftover of an earlier process with this pid; never followed
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot create state file " + tmp + ": " + std::strerror(errno));
+  const std::string text = FormatStateFile(state);
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  const bool ok = written == text.size() && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write state file " + tmp);
   }
   fs::rename(tmp, path, ec);
   if (ec) {

@@ -2,11 +2,15 @@
 //
 // Small text, one `key=value` per line, written atomically (temp file + rename) once the cluster is
 // steady and removed when the supervisor exits. Unknown keys are kept in `extra` so an older reader
-// does not choke on a newer writer.
+// does not choke on a newer writer. The state, its log, its lock and the control socket live in one
+// private folder (PrepareStateDir: 0700 when created, refused when it is a symlink, owned by another
+// uid, or group/world-writable), by default the per-user runtime folder.
 //
-//   ClusterStateFile state{.socket = "/tmp/aftershock-cluster/control.sock", .pid = ::getpid()};
-//   WriteStateFile("/tmp/aftershock-cluster/state", state);
-//   ClusterStateFile read = ReadStateFile("/tmp/aftershock-cluster/state");  // throws when absent
+//   const std::string path = DefaultStateFilePath();   // e.g. /run/user/0/aftershock/state
+//   PrepareStateDir(std::filesystem::path(path).parent_path().string());   // throws naming the problem
+//   ClusterStateFile state{.socket = "/run/user/0/aftershock/control.sock", .pid = ::getpid()};
+//   WriteStateFile(path, state);
+//   ClusterStateFile read = ReadStateFile(path);        // throws when absent
 #ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_STATE_FILE_H_
 #define AFTERSHOCK_FRAMEWORK_CLUSTER_CONTROL_INTERNAL_STATE_FILE_H_
 
@@ -32,14 +36,24 @@ struct ClusterStateFile {
   friend bool operator==(const ClusterStateFile&, const ClusterStateFile&) = default;
 };
 
-// The default path: $AFTERSHOCK_CLUSTER_STATE, else /tmp/aftershock-cluster/state.
+// The per-user runtime folder: $XDG_RUNTIME_DIR/aftershock when XDG_RUNTIME_DIR is set, else
+// /tmp/aftershock-<euid>.
+std::string RuntimeDir();
+// The default path: $AFTERSHOCK_CLUSTER_STATE, else RuntimeDir()/state.
 std::string DefaultStateFilePath();
+// Makes `dir` the supervisor's private folder: creates it (mode 0700; missing parents as usual)
+// when absent, then refuses it - std::runtime_error naming the path and what is wrong - when it is
+// a symlink, not a directory, owned by another uid than this process's effective one, or group- or
+// world-writable. Another local user who pre-creates the folder can then neither make the
+// supervisor truncate or delete files through it nor drive the cluster through its socket.
+void PrepareStateDir(const std::string& dir);
 
 std::string FormatStateFile(const ClusterStateFile& state);
 // Throws std::runtime_error naming the line on a malformed line or a missing socket/pid.
 ClusterStateFile ParseStateFile(const std::string& text);
 
-// Creates the parent directory; writes PATH.tmp.PID and renames it over PATH.
+// Creates the parent directory; writes PATH.tmp.PID (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600) and
+// renames it over PATH.
 void WriteStateFile(const std::string& path, const ClusterStateFile& state);
 // Throws std::runtime_error naming the path when it cannot be read or parsed.
 ClusterStateFile ReadStateFile(const std::string& path);

@@ -1,0 +1,47 @@
+// The HTML run report: one scenario's outcome as one self-contained page (inline SVG and CSS, no
+// script, no font or URL from the network), and the per-set index that links them. Pure functions;
+// the sink that writes them is html_reporter.h. What the page shows (docs/report.md):
+//
+//   - the verdict (PASS/FAIL) and every reason the run is red: failed gates, chaos errors, an
+//     interruption, a safety abort (condition, breach, how long load went on);
+//   - plots on one time axis (run seconds), each with every fault window shaded and labelled and each
+//     fault's confirmation marked: per-second offered / ok / failed by code / shed ("throughput"),
+//     p50 / p99 / max latency on a log axis ("latency"), dispatch lag p50 / p99 / max ("lag"), and
+//     on each the time a fault took to confirm its effect (the failover time);
+//   - the gate table, red first (FAIL, then PASS, then N/A), with each gate's message (figure and
+//     budget) and figures; the stage report; the chaos timeline; the fault confirmations.
+//
+// Only figures already in the outcome are shown. DOM hooks for tests and tools: `<body
+// data-verdict="PASS|FAIL">`, `<svg class="plot" data-plot="throughput|latency|lag">`, `<rect
+// class="chaos-window" data-fault="...">` (svg_plot.h), `<table class="gates">` with one `<tr
+// class="gate" data-result="FAIL|PASS|N/A" data-gate="...">` per gate, `<table class="stages">`,
+// `<ul class="failures">`.
+//
+//   std::string html = RenderHtmlReport(info, MakeScenarioReport(outcome));
+//   std::string index = RenderSetIndex("pr", {{.scenario = "primary-kill", .verdict = "FAIL", .red = 2}});
+#ifndef AFTERSHOCK_FRAMEWORK_REPORT_HTML_REPORT_H_
+#define AFTERSHOCK_FRAMEWORK_REPORT_HTML_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "framework/report/scenario_reporter.h"
+
+namespace aftershock::report {
+
+// The page of one scenario. `report.outcome` may be null (then only the texts are shown).
+std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& report);
+
+// One line of a set's index page.
+struct IndexEntry {
+  std::string scenario;  // the folder name; links to "<scenario>/report.html"
+  std::string verdict;   // "PASS", "FAIL", or "?" when the folder has no verdict.txt
+  int red = 0;           // FAIL lines in verdict.txt
+};
+
+// The index of a set: one row per entry, in the given order, red ones marked.
+std::string RenderSetIndex(const std::string& set, const std::vector<IndexEntry>& entries);
+
+}  // namespace aftershock::report
+
+#endif  // AFTERSHOCK_FRAMEWORK_REPORT_HTML_REPORT_H_

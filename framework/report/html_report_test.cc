@@ -1,0 +1,333 @@
+// Output tests of the HTML run report (html_report.h, svg_plot.h) and its sink (html_reporter.h):
+// the exact elements a test or a browser check counts (one plot of each kind, one chaos window per
+// fault span and plot, one gate row per gate with the red ones first), escaping of names, "no data"
+// for an empty timeline, the interrupted and aborted notices, and the files the sink writes.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "framework/process/scratch_dir.h"
+#include "framework/report/artifacts_reporter.h"
+#include "framework/report/html_report.h"
+#include "framework/report/html_reporter.h"
+#include "framework/report/scenario_reporter.h"
+#include "framework/report/svg_plot.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aftershock::report {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::size_t Count(const std::string& haystack, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::string Slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Ten seconds of load with latencies, a stall fault from second 3 to 6 (confirmed at 3.5), a kill
+// (an action) at second 8; one green gate, one red gate, one not applicable.
+scenario::ScenarioOutcome Outcome(const std::string& fault = "stall") {
+  scenario::ScenarioOutcome o;
+  const RunClock clock = RunClock::StartNow();
+  o.load.timeline = metrics::LoadTimeline(clock);
+  for (int s = 0; s < 10; ++s) {
+    auto& b = o.load.timeline.At(s);
+    b.offered = 100;
+    b.ok = s >= 3 && s < 6 ? 40 : 100;
+    b.failed = 100 - b.ok;
+    if (b.failed > 0) b.failed_by_code[14] = b.failed;
+    for (int i = 0; i < 5; ++i) b.latency.Record((1 + i) * 1'000'000 * (s >= 3 && s < 6 ? 100 : 1));
+    b.dispatch_lag.Record(50'000);
+  }
+  o.chaos = chaos::ChaosTimeline(clock);
+  o.chaos.Record(clock.start() + std::chrono::seconds(3), "apply", fault, "2000 ms");
+  o.chaos.Record(clock.start() + std::chrono::milliseconds(3500), "confirmed", fault, "stalled after 0.5 s");
+  o.chaos.Record(clock.start() + std::chrono::seconds(6), "revert", fault);
+  o.chaos.Record(clock.start() + std::chrono::seconds(8), "action", "kill-replica", "killed r1");
+  o.confirmations = {{.fault = fault, .round = 1, .revert = false, .status = chaos::Confirmation::Status::kConfirmed,
+                      .detail = "stalled after 0.5 s", .seconds = 3.5, .after_seconds = 0.5},
+                     {.fault = "kill-replica", .round = 1, .revert = false,
+                      .status = chaos::Confirmation::Status::kNotConfirmed, .detail = "no", .seconds = 9,
+                      .after_seconds = 1}};
+  o.gates = {{.name = "p1-longest-outage", .passed = true, .message = "0 s (budget 5 s)",
+              .figures = {{"longest_outage_seconds", 0}, {"max_outage_seconds", 5}}},
+             gates::NotApplicable("alert-fired", "no alert rule"),
+             {.name = "p3-reverse-lookup", .passed = false, .message = "2 lost of 10 checked",
+              .figures = {{"promises_lost", 2}}}};
+  return o;
+}
+
+const ScenarioInfo kInfo{.set = "pr", .scenario = "probe", .artifacts_dir = ""};
+
+TEST(HtmlReport, HasOnePlotOfEachKindAndEveryFaultWindowOnEach) {
+  const auto outcome = Outcome();
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 3u);
+  EXPECT_EQ(Count(html, "data-plot=\"throughput\""), 1u);
+  EXPECT_EQ(Count(html, "data-plot=\"latency\""), 1u);
+  EXPECT_EQ(Count(html, "data-plot=\"lag\""), 1u);
+  // Two spans (the stall, the kill), on each of the three plots; the confirmation marked on each.
+  EXPECT_EQ(Count(html, "class=\"chaos-window\""), 6u);
+  EXPECT_EQ(Count(html, "class=\"chaos-window\" data-fault=\"stall\""), 3u);
+  EXPECT_EQ(Count(html, "class=\"chaos-window\" data-fault=\"kill-replica\""), 3u);
+  EXPECT_EQ(Count(html, "class=\"chaos-event\" data-event=\"confirmed\" data-fault=\"stall\""), 3u);
+  // The time the stall took to show, from its confirmation record, on each plot.
+  EXPECT_EQ(Count(html, "<g class=\"confirm-span\" data-fault=\"stall\">"), 3u);
+  EXPECT_THAT(html, HasSubstr(">stall confirmed after 0.5 s</text>"));
+  // The series of the throughput plot: offered, ok, the one failing code, shed.
+  EXPECT_EQ(Count(html, "data-series=\"failed UNAVAILABLE\""), 1u);
+  EXPECT_EQ(Count(html, "data-series=\"offered\""), 1u);
+  EXPECT_EQ(Count(html, "no data"), 0u);
+  // Self-contained: no script, nothing fetched.
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("http")));
+  EXPECT_THAT(html, Not(HasSubstr("@import")));
+}
+
+TEST(HtmlReport, ListsTheRedGateFirstThenGreenThenNotApplicable) {
+  const auto outcome = Outcome();
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_EQ(Count(html, "<table class=\"gates\">"), 1u);
+  EXPECT_EQ(Count(html, "<tr class=\"gate\""), 3u);
+  EXPECT_EQ(Count(html, "<tr class=\"gate\" data-result=\"FAIL\""), 1u);
+  const auto fail = html.find("data-result=\"FAIL\" data-gate=\"p3-reverse-lookup\"");
+  const auto pass = html.find("data-result=\"PASS\" data-gate=\"p1-longest-outage\"");
+  const auto na = html.find("data-result=\"N/A\" data-gate=\"alert-fired\"");
+  ASSERT_NE(fail, std::string::npos);
+  ASSERT_NE(pass, std::string::npos);
+  ASSERT_NE(na, std::string::npos);
+  EXPECT_LT(fail, pass);
+  EXPECT_LT(pass, na);
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"FAIL\">"));
+  EXPECT_THAT(html, HasSubstr("<li>p3-reverse-lookup: 2 lost of 10 checked</li>"));
+  EXPECT_THAT(html, HasSubstr("<code>max_outage_seconds = 5</code>"));
+  EXPECT_THAT(html, HasSubstr("1 of 3 gates red"));
+}
+
+TEST(HtmlReport, AGreenRunSaysPass) {
+  auto outcome = Outcome();
+  outcome.gates.pop_back();
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"PASS\">"));
+  EXPECT_EQ(Count(html, "<tr class=\"gate\" data-result=\"FAIL\""), 0u);
+  EXPECT_EQ(Count(html, "<tr class=\"gate\" data-result=\"PASS\""), 1u);
+  EXPECT_EQ(Count(html, "<ul class=\"failures\">"), 0u);
+}
+
+TEST(HtmlReport, EscapesScenarioAndFaultNames) {
+  const auto outcome = Outcome("f<&\"x");
+  const ScenarioInfo info{.set = "s&t", .scenario = "a<b&\"c", .artifacts_dir = ""};
+  const std::string html = RenderHtmlReport(info, MakeScenarioReport(outcome));
+  EXPECT_THAT(html, HasSubstr("<h1>s&amp;t / a&lt;b&amp;&quot;c</h1>"));
+  EXPECT_THAT(html, HasSubstr("<title>s&amp;t / a&lt;b&amp;&quot;c: FAIL</title>"));
+  EXPECT_EQ(Count(html, "class=\"chaos-window\" data-fault=\"f&lt;&amp;&quot;x\""), 3u);
+  EXPECT_THAT(html, Not(HasSubstr("a<b")));
+  EXPECT_THAT(html, Not(HasSubstr("f<&")));
+  EXPECT_THAT(html, Not(HasSubstr("\"x\"")));  // the quote did not end an attribute early
+}
+
+TEST(HtmlReport, AnEmptyTimelineRendersNoDataOnEveryPlot) {
+  const scenario::ScenarioOutcome empty;
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(empty));
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 3u);
+  EXPECT_EQ(Count(html, "<text class=\"no-data\""), 3u);
+  EXPECT_EQ(Count(html, "class=\"chaos-window\""), 0u);
+  EXPECT_THAT(html, HasSubstr("no gate was evaluated"));
+  EXPECT_THAT(html, HasSubstr("no chaos event"));
+}
+
+TEST(HtmlReport, SaysWhenTheRunWasInterruptedOrAborted) {
+  auto outcome = Outcome();
+  outcome.gates.pop_back();  // no red gate: the interruption alone turns it red
+  outcome.interrupted = true;
+  std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"FAIL\">"));
+  EXPECT_THAT(html, HasSubstr("<p class=\"interrupted\"><b>Interrupted:</b>"));
+  EXPECT_THAT(html, HasSubstr("<li>interrupted: the run was stopped early (SIGINT/SIGTERM)</li>"));
+
+  outcome.interrupted = false;
+  outcome.abort = scenario::AbortRecord{.condition = "error-rate", .reason = "5xx > 50 % <for 2 s>",
+                                        .breach_seconds = 4.25, .breach_unix_ms = 0, .stop_seen_seconds = 4.3,
+                                        .last_request_seconds = 4.5, .stop_latency_seconds = 0.25};
+  html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_THAT(html, HasSubstr("<b>Aborted by the safety watch:</b> error-rate: 5xx &gt; 50 % &lt;for 2 s&gt; "
+                              "(breach at 4.250 s, load stopped 0.250 s later)"));
+}
+
+TEST(HtmlReport, LatencyOnALogAxisSkipsSecondsWithoutCalls) {
+  auto outcome = Outcome();
+  outcome.load.timeline.At(12);  // two seconds without a call at the end
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  const auto begin = html.find("data-plot=\"latency\"");
+  const auto end = html.find("</svg>", begin);
+  const std::string latency = html.substr(begin, end - begin);
+  // Decades from 1 ms to 1000 ms (the stall's 100-500 ms), one polyline per series: no zero drawn.
+  EXPECT_THAT(latency, HasSubstr(">1</text>"));
+  EXPECT_THAT(latency, HasSubstr(">1000</text>"));
+  EXPECT_EQ(Count(latency, "<polyline class=\"series\" data-series=\"p99\""), 1u);
+  EXPECT_EQ(Count(latency, "<polyline"), 3u);
+}
+
+TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
+  auto outcome = Outcome();
+  const std::int64_t start = outcome.load.timeline.clock().UnixMsOfSecond(0);
+  ledger::VerificationReport v;
+  v.violations = {{.key = "k<1>", .expected = "v1", .observed = "", .value = "v1", .unix_ms = start + 4200,
+                   .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
+                   .promise_kind = ledger::PromiseKind::kWritten},
+                  {.key = "k2", .expected = "v2", .observed = "", .value = "v2", .unix_ms = start + 4700,
+                   .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
+                   .promise_kind = ledger::PromiseKind::kWritten},
+                  {.key = "k3", .expected = "a,b", .observed = "c\"d", .value = "a,b", .unix_ms = start + 5100,
+                   .property = ledger::Violation::Property::kP2Stability, .kind = ledger::Violation::Kind::kChanged,
+                   .promise_kind = ledger::PromiseKind::kIssued}};
+  outcome.verification = v;
+  const ScenarioReport r = MakeScenarioReport(outcome);
+  EXPECT_EQ(r.lost_promises, 3u);
+  EXPECT_EQ(r.lost_promises_csv,
+            "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n" +
+                std::to_string(start + 4200) + ",4.200,P3,NotFound,written,k<1>,v1,,v1\n" +
+                std::to_string(start + 4700) + ",4.700,P3,NotFound,written,k2,v2,,v2\n" +
+                std::to_string(start + 5100) + ",5.100,P2,changed,issued,k3,\"a,b\",\"c\"\"d\",\"a,b\"\n");
+  const std::string html = RenderHtmlReport(kInfo, r);
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);
+  EXPECT_EQ(Count(html, "data-plot=\"lost-promises\""), 1u);
+  // Both faults shaded on the lost-promises plot too.
+  EXPECT_EQ(Count(html, "class=\"chaos-window\""), 8u);
+  EXPECT_EQ(Count(html, "data-series=\"P3 NotFound\""), 1u);
+  EXPECT_EQ(Count(html, "data-series=\"P2 changed\""), 1u);
+  EXPECT_EQ(Count(html, "<tr class=\"lost\">"), 3u);
+  EXPECT_THAT(html, HasSubstr("<h2>Lost or changed promises (3)</h2>"));
+  EXPECT_THAT(html, HasSubstr("<td>k&lt;1&gt;</td>"));
+
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  ArtifactsReporter files;
+  ReportScenario({&files}, {.set = "pr", .scenario = "lossy", .artifacts_dir = tmp.path()}, outcome);
+  EXPECT_EQ(Slurp(std::filesystem::path(tmp.path()) / "lost-promises.csv"), r.lost_promises_csv);
+  // No verification (the target makes no promises): no file, no section.
+  const process::ScratchDir tmp2 = process::ScratchDir::Create("aftershock-html-test");
+  const auto no_promises = Outcome();
+  ReportScenario({&files}, {.set = "pr", .scenario = "none", .artifacts_dir = tmp2.path()}, no_promises);
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(tmp2.path()) / "lost-promises.csv"));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(no_promises)), Not(HasSubstr("Lost or changed")));
+  // Verified and none lost: a zero line under the fault windows, not "no data".
+  auto kept = Outcome();
+  kept.verification = ledger::VerificationReport{};
+  const std::string none_lost = RenderHtmlReport(kInfo, MakeScenarioReport(kept));
+  EXPECT_EQ(Count(none_lost, "class=\"chaos-window\""), 8u);
+  EXPECT_EQ(Count(none_lost, "data-series=\"lost\""), 1u);
+  EXPECT_EQ(Count(none_lost, "no data"), 0u);
+  EXPECT_THAT(none_lost, HasSubstr("no promise lost or changed"));
+}
+
+TEST(SvgPlot, BreaksALineAtAMissingPoint) {
+  Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
+         .series = {}, .windows = {}, .instants = {}, .spans = {}};
+  p.series.push_back({.name = "a", .color = "#000", .points = {{0.5, 1.0}, {1.5, 2.0}, {2.5, std::nullopt}, {3.5, 1.0}},
+                      .dashed = false});
+  const std::string svg = RenderPlot(p);
+  EXPECT_EQ(Count(svg, "<polyline class=\"series\" data-series=\"a\""), 2u);
+  EXPECT_EQ(Count(svg, "no data"), 0u);
+}
+
+TEST(HtmlReporter, WritesTheReportAndAnIndexOfTheSet) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  const std::filesystem::path root = tmp.path();
+  ArtifactsReporter files;
+  HtmlReporter html;
+  auto red = Outcome();
+  auto green = Outcome();
+  green.gates.pop_back();
+  ReportScenario({&files, &html}, {.set = "pr", .scenario = "red-one", .artifacts_dir = (root / "pr/red-one").string()}, red);
+  // The sinks in the other order: the index still knows this scenario's verdict.
+  ReportScenario({&html, &files}, {.set = "pr", .scenario = "green-one", .artifacts_dir = (root / "pr/green-one").string()},
+                 green);
+  // A folder without a report.html is not listed.
+  std::filesystem::create_directories(root / "pr/no-report");
+
+  const std::string page = Slurp(root / "pr/red-one/report.html");
+  EXPECT_EQ(page, RenderHtmlReport({.set = "pr", .scenario = "red-one", .artifacts_dir = ""}, MakeScenarioReport(red)));
+  EXPECT_TRUE(std::filesystem::exists(root / "pr/green-one/report.html"));
+  const std::string index = Slurp(root / "pr/index.html");
+  EXPECT_EQ(index, RenderSetIndex("pr", {{.scenario = "green-one", .verdict = "PASS", .red = 0},
+                                         {.scenario = "red-one", .verdict = "FAIL", .red = 1}}));
+  EXPECT_EQ(Count(index, "<tr class=\"scenario\""), 2u);
+  EXPECT_THAT(index, HasSubstr("<a href=\"red-one/report.html\">red-one</a>"));
+  EXPECT_THAT(index, Not(HasSubstr("no-report")));
+  // No temporary file is left beside them.
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    EXPECT_THAT(e.path().string(), Not(HasSubstr(".tmp"))) << e.path();
+  }
+}
+
+TEST(HtmlReporter, ScenariosFinishingTogetherAreAllOnTheIndex) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  const auto outcome = Outcome();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      HtmlReporter html;
+      const std::string name = "s" + std::to_string(i);
+      html.OnVerdict({.set = "pr", .scenario = name, .artifacts_dir = tmp.path() + "/pr/" + name},
+                     MakeScenarioReport(outcome));
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(Count(Slurp(std::filesystem::path(tmp.path()) / "pr/index.html"), "<tr class=\"scenario\""), 8u);
+}
+
+TEST(HtmlReporter, ScanSetFolderReadsVerdictAndFailures) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  const std::filesystem::path root = tmp.path();
+  auto write = [](const std::filesystem::path& p, const std::string& text) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  };
+  write(root / "a/report.html", "x");
+  write(root / "a/verdict.txt", "PASS g: ok\n");
+  write(root / "a/failures.txt", "interrupted: the run was stopped early (SIGINT/SIGTERM)\n");
+  write(root / "b/report.html", "x");
+  write(root / "b/verdict.txt", "FAIL g: red\nFAIL h: red\nPASS i: ok\n");
+  write(root / "c/report.html", "x");
+  write(root / "d/report.html", "x");
+  write(root / "d/verdict.txt", "PASS g: ok\n");
+  write(root / "d/failures.txt", "");
+  const auto entries = ScanSetFolder(root.string());
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[0].verdict, "FAIL");  // green gates, but interrupted
+  EXPECT_EQ(entries[1].verdict, "FAIL");
+  EXPECT_EQ(entries[1].red, 2);
+  EXPECT_EQ(entries[2].verdict, "?");
+  EXPECT_EQ(entries[3].verdict, "PASS");
+}
+
+TEST(GatesJson, HoldsEveryGateWithItsFiguresAsNumbers) {
+  auto outcome = Outcome();
+  outcome.gates[0].message = "say \"hi\"";
+  const ScenarioReport r = MakeScenarioReport(outcome);
+  EXPECT_EQ(r.gates_json,
+            "{\"verdict\":\"FAIL\",\"interrupted\":false,\"aborted\":false,"
+            "\"failures\":[\"p3-reverse-lookup: 2 lost of 10 checked\"],\"gates\":[\n"
+            "{\"name\":\"p1-longest-outage\",\"result\":\"PASS\",\"message\":\"say \\\"hi\\\"\","
+            "\"figures\":{\"longest_outage_seconds\":0.0,\"max_outage_seconds\":5.0}},\n"
+            "{\"name\":\"alert-fired\",\"result\":\"N/A\",\"message\":\"no alert rule\",\"figures\":{}},\n"
+            "{\"name\":\"p3-reverse-lookup\",\"result\":\"FAIL\",\"message\":\"2 lost of 10 checked\","
+            "\"figures\":{\"promises_lost\":2.0}}\n]}\n");
+}
+
+}  // namespace
+}  // namespace aftershock::report

@@ -1,0 +1,227 @@
+// aftershock-loadgen: open-model load from several processes sharing one schedule, merged exactly.
+//
+//   aftershock-loadgen run --target=127.0.0.1:8080 --path=/work --rate=3000 --seconds=60
+//       --worker=0 --workers=2 --start_unix_ms=<T> --out=DIR      # one per worker, same T
+//   aftershock-loadgen merge --dir=DIR --workers=2 --max_outage_seconds=5 --max_unavailable_seconds=10
+//
+// Worker k of N issues every N-th arrival of the profile (sequence % N == k) on a clock that
+// starts at T for all of them, and writes its per-second histograms, counts, dispatch lag and
+// health into DIR (tools/loadgen/worker_run.h). `merge` merges them bucket by bucket, judges the
+// gates once on the merged run and exits 1 when any gate is red (a missing or truncated worker
+// file is: workers-complete). Exit 2: bad flags. docs/loadgen.md.
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "framework/load/http_workload.h"
+#include "framework/load/open_model_runner.h"
+#include "framework/metrics/load_timeline.h"
+#include "tools/loadgen/worker_run.h"
+
+namespace aftershock::loadgen {
+namespace {
+
+class FlagError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+constexpr char kUsage[] =
+    "usage: aftershock-loadgen run --target=HOST:PORT --rate=R --seconds=S --worker=K --workers=N\n"
+    "                              --start_unix_ms=T --out=DIR [--path=/] [--deadline_ms=2000]\n"
+    "                              [--max_in_flight=10000] [--coalesce_us=0] [--latencies=FILE]\n"
+    "       aftershock-loadgen merge --dir=DIR --workers=N [--max_outage_seconds=5]\n"
+    "                                [--max_unavailable_seconds=10] [--csv=FILE]\n";
+
+// --name=value pairs; every flag must be known to the command and appear once.
+std::map<std::string, std::string> ParseFlags(int argc, char** argv, const std::vector<std::string>& known) {
+  std::map<std::string, std::string> flags;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto eq = arg.find('=');
+    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) throw FlagError("'" + arg + "' is not --name=value");
+    const std::string name = arg.substr(2, eq - 2);
+    if (std::find(known.begin(), known.end(), name) == known.end()) throw FlagError("unknown flag --" + name);
+    if (!flags.emplace(name, arg.substr(eq + 1)).second) throw FlagError("--" + name + " given twice");
+  }
+  return flags;
+}
+
+const std::string& Required(const std::map<std::string, std::string>& flags, const std::string& name) {
+  const auto it = flags.find(name);
+  if (it == flags.end() || it->second.empty()) throw FlagError("--" + name + " is required");
+  return it->second;
+}
+
+template <typename T>
+T Integer(const std::map<std::string, std::string>& flags, const std::string& name, std::optional<T> fallback,
+          T min) {
+  const auto it = flags.find(name);
+  if (it == flags.end()) {
+    if (!fallback) throw FlagError("--" + name + " is required");
+    return *fallback;
+  }
+  T v{};
+  const std::string& s = it->second;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || v < min) {
+    throw FlagError("--" + name + ": expected an integer >= " + std::to_string(min) + ", got '" + s + "'");
+  }
+  return v;
+}
+
+double Positive(const std::map<std::string, std::string>& flags, const std::string& name, std::optional<double> fallback) {
+  const auto it = flags.find(name);
+  if (it == flags.end()) {
+    if (!fallback) throw FlagError("--" + name + " is required");
+    return *fallback;
+  }
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(it->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (it->second.empty() || used != it->second.size() || !(v > 0)) {
+    throw FlagError("--" + name + ": expected a number > 0, got '" + it->second + "'");
+  }
+  return v;
+}
+
+int Run(int argc, char** argv) {
+  const auto flags = ParseFlags(argc, argv,
+                                {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
+                                 "deadline_ms", "max_in_flight", "coalesce_us", "latencies"});
+  const std::string target = Required(flags, "target");
+  const double rate = Positive(flags, "rate", std::nullopt);
+  const double seconds = Positive(flags, "seconds", std::nullopt);
+  const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
+  const int worker = Integer<int>(flags, "worker", std::nullopt, 0);
+  if (worker >= workers) throw FlagError("--worker=" + std::to_string(worker) + " is not below --workers=" + std::to_string(workers));
+  const auto start_unix_ms = Integer<std::int64_t>(flags, "start_unix_ms", std::nullopt, 0);
+  const std::filesystem::path out = Required(flags, "out");
+  const int deadline_ms = Integer<int>(flags, "deadline_ms", 2000, 1);
+  const int max_in_flight = Integer<int>(flags, "max_in_flight", 10000, 1);
+  const int coalesce_us = Integer<int>(flags, "coalesce_us", 0, 0);
+  if (!std::filesystem::is_directory(out)) throw FlagError("--out=" + out.string() + " is not a directory");
+
+  // One clock for every worker: the steady start that corresponds to the shared unix start.
+  const auto wall_now = std::chrono::system_clock::now();
+  const std::int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(wall_now.time_since_epoch()).count();
+  if (start_unix_ms < now_ms - 1000) {
+    throw FlagError("--start_unix_ms is " + std::to_string(now_ms - start_unix_ms) +
+                    " ms in the past: this worker would start its schedule late (give every worker a start a few "
+                    "seconds ahead)");
+  }
+  const RunClock clock(Clock::now() + std::chrono::milliseconds(start_unix_ms - now_ms), start_unix_ms);
+
+  std::mutex mu;
+  std::vector<std::int64_t> latencies;
+  const bool keep_latencies = flags.count("latencies") != 0;
+  load::HttpWorkload workload({.target = target,
+                               .path = flags.count("path") ? flags.at("path") : "/",
+                               .max_connections = max_in_flight,
+                               .on_final = [&](const load::HttpCallResult&, const load::FinalOutcome& o) {
+                                 if (!keep_latencies) return;
+                                 std::lock_guard<std::mutex> lock(mu);
+                                 latencies.push_back((o.completed - o.intended).count());
+                               }});
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(rate, seconds);
+  options.call_deadline = std::chrono::milliseconds(deadline_ms);
+  options.max_in_flight = max_in_flight;
+  options.policy = load::HttpOutcomePolicy();
+  options.dispatch_coalesce = std::chrono::microseconds(coalesce_us);
+  options.shard = worker;
+  options.shard_count = workers;
+  std::cerr << "aftershock-loadgen: worker " << worker << " of " << workers << ", " << rate << "/s for " << seconds
+            << " s from unix ms " << start_unix_ms << " against " << target << "\n";
+  const load::RunResult result = load::OpenModelRunner(workload, options, clock).Run();
+
+  if (keep_latencies) {
+    std::ofstream raw(flags.at("latencies"));
+    for (const std::int64_t ns : latencies) raw << ns << "\n";
+    if (!raw) throw std::runtime_error("cannot write --latencies=" + flags.at("latencies"));
+  }
+  WriteWorkerFiles(out, {.worker = worker, .workers = workers, .start_unix_ms = start_unix_ms}, result.timeline,
+                   result.health);
+  std::cerr << "aftershock-loadgen: worker " << worker << " done: " << result.issued << " issued, " << result.ok
+            << " ok, " << result.failed << " failed, " << result.shed << " shed"
+            << (result.health.generator_limited ? "; generator-limited: " + result.health.reason : "") << "\n";
+  return 0;
+}
+
+int Merge(int argc, char** argv) {
+  const auto flags =
+      ParseFlags(argc, argv, {"dir", "workers", "max_outage_seconds", "max_unavailable_seconds", "csv"});
+  const std::filesystem::path dir = Required(flags, "dir");
+  const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
+  gates::GateBudgets budgets;
+  budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
+  budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);
+  const MergedRun run = MergeWorkerRun(dir, workers, budgets);
+  if (flags.count("csv")) {
+    std::ofstream csv(flags.at("csv"));
+    metrics::WriteLoadTimelineCsv(run.timeline, csv);
+    if (!csv) throw std::runtime_error("cannot write --csv=" + flags.at("csv"));
+  }
+  std::uint64_t offered = 0, ok = 0, failed = 0, shed = 0;
+  metrics::LatencyHistogram latency;
+  for (const metrics::SecondBucket& s : run.timeline.seconds()) {
+    offered += s.offered;
+    ok += s.ok;
+    failed += s.failed;
+    shed += s.shed;
+    latency.Merge(s.latency);
+  }
+  std::printf("merged %d worker(s): offered %llu, ok %llu, failed %llu, shed %llu; latency p50 %.3f ms, p99 %.3f ms, "
+              "max %.3f ms\n",
+              workers, static_cast<unsigned long long>(offered), static_cast<unsigned long long>(ok),
+              static_cast<unsigned long long>(failed), static_cast<unsigned long long>(shed),
+              static_cast<double>(latency.ValueAtPercentile(50)) / 1e6,
+              static_cast<double>(latency.ValueAtPercentile(99)) / 1e6, static_cast<double>(latency.Max()) / 1e6);
+  for (std::size_t k = 0; k < run.workers.size(); ++k) {
+    const metrics::GeneratorHealth& h = run.workers[k];
+    std::printf("worker %zu: scheduled %llu, dispatched %llu, achieved %.1f/s of %.1f/s, lag p99 %.3f ms%s\n", k,
+                static_cast<unsigned long long>(h.scheduled), static_cast<unsigned long long>(h.dispatched),
+                h.achieved_rate, h.offered_rate, h.lag_p99_ms, h.generator_limited ? ", generator-limited" : "");
+  }
+  std::printf("merged: achieved %.1f/s of %.1f/s, lag p99 %.3f ms (from the merged histograms)\n",
+              run.merged.achieved_rate, run.merged.offered_rate, run.merged.lag_p99_ms);
+  std::printf("%s", run.report.c_str());
+  return run.passed ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace aftershock::loadgen
+
+int main(int argc, char** argv) {
+  using namespace aftershock::loadgen;
+  const std::string command = argc > 1 ? argv[1] : "";
+  try {
+    if (command == "run") return Run(argc, argv);
+    if (command == "merge") return Merge(argc, argv);
+    std::cerr << kUsage;
+    return 2;
+  } catch (const FlagError& e) {
+    std::cerr << "aftershock-loadgen " << command << ": " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "aftershock-loadgen " << command << ": " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,183 @@
+// aftershock-loadgen end to end: real worker processes against an in-process HTTP target.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "framework/load/http_test_server.h"
+#include "framework/process/child_process.h"
+#include "framework/process/scratch_dir.h"
+#include "tools/loadgen/worker_run.h"
+
+namespace aftershock::loadgen {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::int64_t UnixMsIn(milliseconds from_now) {
+  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch() + from_now)
+      .count();
+}
+
+process::ChildProcess StartWorker(const std::string& target, const std::string& dir, int worker, int workers,
+                                  double rate, double seconds, std::int64_t start_unix_ms) {
+  process::ChildOptions options;
+  options.program = AFTERSHOCK_LOADGEN_PATH;
+  options.args = {"run",
+                  "--target=" + target,
+                  "--rate=" + std::to_string(rate),
+                  "--seconds=" + std::to_string(seconds),
+                  "--worker=" + std::to_string(worker),
+                  "--workers=" + std::to_string(workers),
+                  "--start_unix_ms=" + std::to_string(start_unix_ms),
+                  "--out=" + dir,
+                  "--latencies=" + dir + "/raw-" + std::to_string(worker) + ".txt"};
+  options.log_path = dir + "/worker-" + std::to_string(worker) + ".log";
+  return process::ChildProcess::Start(options);
+}
+
+std::vector<std::int64_t> RawLatencies(const std::string& dir, int workers) {
+  std::vector<std::int64_t> all;
+  for (int k = 0; k < workers; ++k) {
+    std::ifstream in(dir + "/raw-" + std::to_string(k) + ".txt");
+    for (std::int64_t v; in >> v;) all.push_back(v);
+  }
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+// Nearest rank, as LatencyHistogram::ValueAtPercentile counts it.
+std::int64_t ExactPercentile(const std::vector<std::int64_t>& sorted, double p) {
+  const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+const gates::GateResult* FindGate(const MergedRun& run, const std::string& name) {
+  for (const gates::GateResult& g : run.gates) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+metrics::LatencyHistogram MergedLatency(const MergedRun& run) {
+  metrics::LatencyHistogram h;
+  for (const metrics::SecondBucket& s : run.timeline.seconds()) h.Merge(s.latency);
+  return h;
+}
+
+// Two workers each taking every second arrival of a 400/s schedule, and one worker taking all of
+// it: the merged counts per second are the same, exactly, and the merged percentiles are those of
+// every call the two workers made, within the histogram's stated error (1/256).
+TEST(LoadgenTest, TwoWorkersMergeIntoExactlyOneGeneratorsSchedule) {
+  load::HttpTestServer server([](const load::HttpRequest&) { return load::TestReply{}; });
+  const process::ScratchDir one = process::ScratchDir::Create("aftershock-loadgen-one");
+  const process::ScratchDir two = process::ScratchDir::Create("aftershock-loadgen-two");
+  {
+    process::ChildProcess single = StartWorker(server.address(), one.path(), 0, 1, 400, 2, UnixMsIn(milliseconds(800)));
+    ASSERT_EQ(single.Wait(std::chrono::seconds(30)), 0);
+  }
+  {
+    const std::int64_t start = UnixMsIn(milliseconds(800));
+    process::ChildProcess w0 = StartWorker(server.address(), two.path(), 0, 2, 400, 2, start);
+    process::ChildProcess w1 = StartWorker(server.address(), two.path(), 1, 2, 400, 2, start);
+    ASSERT_EQ(w0.Wait(std::chrono::seconds(30)), 0);
+    ASSERT_EQ(w1.Wait(std::chrono::seconds(30)), 0);
+  }
+  const gates::GateBudgets budgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10};
+  const MergedRun a = MergeWorkerRun(one.path(), 1, budgets);
+  const MergedRun b = MergeWorkerRun(two.path(), 2, budgets);
+  ASSERT_TRUE(FindGate(a, "workers-complete")->passed) << a.report;
+  ASSERT_TRUE(FindGate(b, "workers-complete")->passed) << b.report;
+  ASSERT_GE(b.timeline.seconds().size(), 2u);
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_EQ(a.timeline.seconds()[s].offered, 400u) << s;
+    EXPECT_EQ(b.timeline.seconds()[s].offered, 400u) << s;
+    EXPECT_EQ(b.timeline.seconds()[s].offered, a.timeline.seconds()[s].offered) << s;
+    EXPECT_EQ(b.timeline.seconds()[s].ok + b.timeline.seconds()[s].failed + b.timeline.seconds()[s].shed,
+              a.timeline.seconds()[s].ok + a.timeline.seconds()[s].failed + a.timeline.seconds()[s].shed)
+        << s;
+  }
+  EXPECT_EQ(b.workers[0].scheduled, 400u);
+  EXPECT_EQ(b.workers[1].scheduled, 400u);
+  EXPECT_EQ(b.merged.scheduled, a.merged.scheduled);
+  EXPECT_DOUBLE_EQ(b.merged.offered_rate, 400);
+
+  const std::vector<std::int64_t> raw = RawLatencies(two.path(), 2);
+  const metrics::LatencyHistogram merged = MergedLatency(b);
+  ASSERT_EQ(merged.Count(), raw.size());
+  for (const double p : {50.0, 90.0, 99.0, 99.9}) {
+    const double exact = static_cast<double>(ExactPercentile(raw, p));
+    const double reported = static_cast<double>(merged.ValueAtPercentile(p));
+    EXPECT_LE(std::abs(reported - exact), exact / 256 + 1) << "p" << p << ": merged " << reported << " exact " << exact;
+  }
+  EXPECT_EQ(merged.Max(), raw.back());
+  EXPECT_EQ(merged.Min(), raw.front());
+}
+
+// A worker killed mid-run leaves no timeline: the merged run is red (workers-complete names it),
+// never a lighter run that looks green.
+TEST(LoadgenTest, AWorkerThatDiesMakesTheMergedRunRed) {
+  load::HttpTestServer server([](const load::HttpRequest&) { return load::TestReply{}; });
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-dies");
+  const std::int64_t start = UnixMsIn(milliseconds(500));
+  process::ChildProcess w0 = StartWorker(server.address(), dir.path(), 0, 2, 200, 3, start);
+  process::ChildProcess w1 = StartWorker(server.address(), dir.path(), 1, 2, 200, 3, start);
+  std::this_thread::sleep_for(milliseconds(1500));  // inside the run
+  w1.Signal(SIGKILL);
+  ASSERT_EQ(w0.Wait(std::chrono::seconds(30)), 0);
+  EXPECT_EQ(w1.Wait(std::chrono::seconds(10)), 128 + SIGKILL);
+  const MergedRun run = MergeWorkerRun(dir.path(), 2, {});
+  EXPECT_FALSE(run.passed);
+  const gates::GateResult* complete = FindGate(run, "workers-complete");
+  ASSERT_NE(complete, nullptr);
+  EXPECT_FALSE(complete->passed);
+  EXPECT_NE(complete->message.find("1 of 2 workers missing from the merge: worker 1: no "), std::string::npos)
+      << complete->message;
+
+  // The program says so too, with exit code 1.
+  process::ChildOptions merge;
+  merge.program = AFTERSHOCK_LOADGEN_PATH;
+  merge.args = {"merge", "--dir=" + dir.path(), "--workers=2"};
+  merge.log_path = dir.path() + "/merge.log";
+  EXPECT_EQ(process::ChildProcess::Start(merge).Wait(std::chrono::seconds(30)), 1);
+  std::ifstream log(merge.log_path);
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("FAIL workers-complete: 1 of 2 workers missing"), std::string::npos) << text;
+}
+
+TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-flags");
+  auto run = [&](std::vector<std::string> args) {
+    process::ChildOptions o;
+    o.program = AFTERSHOCK_LOADGEN_PATH;
+    o.args = std::move(args);
+    o.log_path = dir.path() + "/out.log";
+    std::remove(o.log_path.c_str());
+    const int code = process::ChildProcess::Start(o).Wait(std::chrono::seconds(30));
+    std::ifstream in(o.log_path);
+    return std::make_pair(code, std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+  };
+  auto [code, text] = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=2", "--workers=2",
+                           "--start_unix_ms=" + std::to_string(UnixMsIn(milliseconds(1000))), "--out=" + dir.path()});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--worker=2 is not below --workers=2"), std::string::npos) << text;
+  std::tie(code, text) = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0", "--workers=1",
+                              "--start_unix_ms=1000", "--out=" + dir.path()});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("ms in the past"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=0"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--workers: expected an integer >= 1, got '0'"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--worker=1"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("unknown flag --worker"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace aftershock::loadgen

@@ -1,0 +1,56 @@
+// The files one aftershock-loadgen worker leaves and how a coordinator merges them (docs/loadgen.md).
+//
+// Worker k of N writes `<dir>/worker-<k>.timeline` (metrics/timeline_file.h: every per-second count
+// and histogram bucket) and `<dir>/worker-<k>.health` (its generator self-health, key=value lines),
+// the health first and the timeline last, each through a temporary file renamed into place, so a
+// worker that dies leaves no timeline, never a partial one that looks complete. MergeWorkerRun
+// reads all N, refuses a missing, truncated or foreign file, merges the timelines bucket by bucket
+// (exact percentiles, never averaged), and judges the availability and generator gates once, on the
+// merged run, with the generator health per worker and merged.
+//
+//   WriteWorkerFiles(dir, {.worker = 0, .workers = 2}, result.timeline, result.health);
+//   MergedRun merged = MergeWorkerRun(dir, 2, budgets);
+//   if (!merged.passed) std::cerr << merged.report;
+#ifndef AFTERSHOCK_TOOLS_LOADGEN_WORKER_RUN_H_
+#define AFTERSHOCK_TOOLS_LOADGEN_WORKER_RUN_H_
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "framework/gates/availability.h"
+#include "framework/gates/gate_result.h"
+#include "framework/metrics/generator_health.h"
+#include "framework/metrics/load_timeline.h"
+#include "framework/metrics/timeline_file.h"
+
+namespace aftershock::loadgen {
+
+std::filesystem::path TimelinePath(const std::filesystem::path& dir, int worker);
+std::filesystem::path HealthPath(const std::filesystem::path& dir, int worker);
+
+// Throws std::runtime_error naming the file when it cannot be written.
+void WriteWorkerFiles(const std::filesystem::path& dir, const metrics::TimelineFileHeader& header,
+                      const metrics::LoadTimeline& timeline, const metrics::GeneratorHealth& health);
+
+// The health file's text and back; ParseHealth throws std::runtime_error "<name>:<line>: ...".
+std::string FormatHealth(const metrics::GeneratorHealth& health);
+metrics::GeneratorHealth ParseHealth(const std::string& text, const std::string& name);
+
+struct MergedRun {
+  metrics::LoadTimeline timeline;                // the workers' timelines, merged
+  std::vector<metrics::GeneratorHealth> workers;  // per worker (empty entries for missing ones)
+  metrics::GeneratorHealth merged;               // summed counts, lag from the merged histograms
+  std::vector<std::string> problems;             // missing / truncated / foreign worker files
+  std::vector<gates::GateResult> gates;          // workers-complete first, then the run's gates
+  bool passed = false;
+  std::string report;                            // the gate report (FormatGateReport)
+};
+
+// Reads the N workers' files in `dir`. Never throws for a bad worker file: it is a problem, and
+// the gate workers-complete is red.
+MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const gates::GateBudgets& budgets);
+
+}  // namespace aftershock::loadgen
+
+#endif  // AFTERSHOCK_TOOLS_LOADGEN_WORKER_RUN_H_
