@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -95,8 +96,9 @@ class ClusterCliTest : public ::testing::Test {
   }
 
   // Every PID the cluster reports: supervisor, replicas, Patroni, postmasters.
-  std::vector<pid_t> ClusterPids() {
-    ClusterClient client = ClusterClient::Attach(state_);
+  std::vector<pid_t> ClusterPids() { return ClusterPids(state_); }
+  static std::vector<pid_t> ClusterPids(const std::string& state) {
+    ClusterClient client = ClusterClient::Attach(state);
     const v1::ClusterStatus status = client.Status();
     std::vector<pid_t> pids = {client.state().pid, static_cast<pid_t>(status.supervisor_pid())};
     for (const v1::Replica& r : status.replicas()) pids.push_back(r.pid());
@@ -389,6 +391,65 @@ TEST_F(ClusterCliTest, UpStatusDownLeavesNothingRunning) {
   EXPECT_FALSE(fs::exists(state.data_dir));
   EXPECT_FALSE(fs::exists(state.work_dir));
   EXPECT_EQ(Run({"status"}, seconds(10)).code, 1);
+}
+
+// Two build trees' test runs at the same time: each has its own cluster state (ctest gives each tree
+// <build>/aftershock-cluster/state), so two `up`s started together bring up two clusters that share
+// no process and no port, and a fault or a `down` on one leaves the other untouched.
+TEST_F(ClusterCliTest, TwoStatesRunSideBySideWithoutTouchingEachOther) {
+  const std::string state_a = (dir_ / "tree-a" / "aftershock-cluster" / "state").string();
+  const std::string state_b = (dir_ / "tree-b" / "aftershock-cluster" / "state").string();
+  const auto down_both = [&] {  // whatever fails, neither cluster is left up
+    for (const std::string& state : {state_a, state_b}) {
+      if (fs::exists(state)) Run({"down", "--state=" + state}, seconds(150));
+    }
+  };
+  struct AtExit {
+    std::function<void()> run;
+    ~AtExit() { run(); }
+  } at_exit{down_both};
+  std::vector<process::ChildProcess> ups;
+  for (const std::string& state : {state_a, state_b}) {
+    process::ChildOptions options;
+    options.program = AFTERSHOCK_CLUSTER_BINARY;
+    options.args = {"up", "--lease-minutes=10", "--store=memory", "--state=" + state};
+    options.log_path = (dir_ / ("up-" + std::to_string(ups.size()) + ".log")).string();
+    fs::create_directories(fs::path(state).parent_path());
+    fs::permissions(fs::path(state).parent_path(), fs::perms::owner_all, fs::perm_options::replace);
+    ups.push_back(process::ChildProcess::Start(options));
+  }
+  for (std::size_t i = 0; i < ups.size(); ++i) {
+    const int code = ups[i].Wait(seconds(300));
+    ASSERT_EQ(code, 0) << ReadAll((dir_ / ("up-" + std::to_string(i) + ".log")).string());
+  }
+  const v1::ClusterStatus status_a = ClusterClient::Attach(state_a).Status();
+  const v1::ClusterStatus status_b = ClusterClient::Attach(state_b).Status();
+  ASSERT_TRUE(status_a.steady()) << status_a.not_steady_reason();
+  ASSERT_TRUE(status_b.steady()) << status_b.not_steady_reason();
+  EXPECT_NE(status_a.supervisor_pid(), status_b.supervisor_pid());
+  std::set<std::string> addresses_a;
+  for (const v1::Replica& r : status_a.replicas()) addresses_a.insert(r.address());
+  for (const v1::Replica& r : status_b.replicas()) EXPECT_EQ(addresses_a.count(r.address()), 0u) << r.address();
+  const std::vector<pid_t> pids_a = ClusterPids(state_a), pids_b = ClusterPids(state_b);
+  for (pid_t pid : pids_b) EXPECT_EQ(std::count(pids_a.begin(), pids_a.end(), pid), 0) << pid;
+
+  // A fault on A: B's replica of the same name keeps its process.
+  const pid_t b_replica_a = status_b.replicas(0).pid();
+  const CliResult kill = Run({"kill-replica", status_a.replicas(0).name(), "--state=" + state_a}, seconds(60));
+  EXPECT_EQ(kill.code, 0) << kill.output;
+  // `down` of A: every A process gone, every B process still there and B still steady.
+  const CliResult down = Run({"down", "--state=" + state_a}, seconds(150));
+  EXPECT_EQ(down.code, 0) << down.output;
+  std::vector<pid_t> a_without_killed;
+  for (pid_t pid : pids_a) {
+    if (pid != status_a.replicas(0).pid()) a_without_killed.push_back(pid);
+  }
+  EXPECT_EQ(SurvivorsAfter(a_without_killed, seconds(30)), std::vector<pid_t>{});
+  EXPECT_FALSE(fs::exists(state_a));
+  EXPECT_TRUE(Alive(b_replica_a)) << "a fault on the other tree's cluster reached this one";
+  for (pid_t pid : pids_b) EXPECT_TRUE(Alive(pid)) << pid << " of the other cluster died with down";
+  const v1::ClusterStatus after = ClusterClient::Attach(state_b).Status();
+  EXPECT_TRUE(after.steady()) << after.not_steady_reason();
 }
 
 // With five replicas (a..e on node-a..node-e), which also shows the count is a setting.
