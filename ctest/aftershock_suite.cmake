@@ -126,7 +126,7 @@ function(aftershock_add_suite target)
     set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n${cluster_state}  endif()\n")
     file(WRITE "${include_file}"
       "set(AFTERSHOCK_SCENARIO_TESTS)\nif(EXISTS \"${generated}\")\n  include(\"${generated}\")\n${requires}else()\n"
-      "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"build ${target} first\")\n"
+      "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"no scenario of set ${set} is registered: ${generated} is missing. The build writes it by running ${target} on ${manifest}: build ${target} and read the error the build printed (a manifest error names file, line and key)\")\n"
       "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n"
       "endif()\n")
     set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")

@@ -33,6 +33,7 @@ enum class ChildStage : int {
   kParentDeathSignal,
   kParentAlreadyGone,
   kChangeDirectory,
+  kInheritDescriptor,
   kExec,
 };
 
@@ -51,6 +52,7 @@ const char* StageName(int stage) {
     case ChildStage::kParentDeathSignal: return "prctl(PR_SET_PDEATHSIG)";
     case ChildStage::kParentAlreadyGone: return "parent exited before exec";
     case ChildStage::kChangeDirectory: return "chdir";
+    case ChildStage::kInheritDescriptor: return "keeping an inherit_fds descriptor open across exec";
     case ChildStage::kExec: return "execve";
   }
   return "unknown step";
@@ -134,7 +136,7 @@ class Fd {
 
 // Runs in the forked child: only async-signal-safe calls from here on.
 [[noreturn]] void RunChild(const ChildOptions& options, const char* path, char* const* argv, char* const* envp,
-                           int log_fd, int pipe_fd, pid_t parent) {
+                           int log_fd, int pipe_fd, pid_t parent, int max_fd) {
   // Signal dispositions that the parent set to handlers are reset by exec anyway; the mask is
   // inherited, so clear it (a parent that blocks SIGTERM for sigwait must not pass that on).
   sigset_t none;
@@ -172,6 +174,14 @@ class Fd {
   if (!options.working_dir.empty() && ::chdir(options.working_dir.c_str()) != 0) {
     ChildFail(pipe_fd, ChildStage::kChangeDirectory);
   }
+  // Nothing of the parent's but stdin/out/err and inherit_fds crosses the exec (the exec-report
+  // pipe is close-on-exec already, so a failed exec can still report).
+  if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+    for (int fd = 3; fd < max_fd; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
+  }
+  for (const int fd : options.inherit_fds) {
+    if (::fcntl(fd, F_SETFD, 0) != 0) ChildFail(pipe_fd, ChildStage::kInheritDescriptor);
+  }
   ::execve(path, argv, envp);
   ChildFail(pipe_fd, ChildStage::kExec);
 }
@@ -207,10 +217,12 @@ ChildProcess ChildProcess::Start(const ChildOptions& options) {
   Fd write_end(pipe_fds[1]);
 
   const pid_t parent = ::getpid();
+  const long open_max = ::sysconf(_SC_OPEN_MAX);
+  const int max_fd = open_max > 0 && open_max < (1 << 20) ? static_cast<int>(open_max) : (1 << 20);
   const pid_t pid = ::fork();
   if (pid < 0) throw StartError(options.program, "fork: " + ErrnoText(errno));
   if (pid == 0) {
-    RunChild(options, path.c_str(), argv.data(), envp.data(), log_fd.get(), write_end.get(), parent);
+    RunChild(options, path.c_str(), argv.data(), envp.data(), log_fd.get(), write_end.get(), parent, max_fd);
   }
   // Both sides set the group so that a signal to the group right after Start() cannot miss it.
   if (options.new_process_group) ::setpgid(pid, pid);

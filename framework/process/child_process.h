@@ -55,6 +55,11 @@ struct ChildOptions {
   bool die_with_parent = true;
   // Empty = the parent's working directory.
   std::string working_dir;
+  // Descriptors the program keeps across exec. Every other descriptor above stderr is closed at
+  // exec, whether or not its owner asked for close-on-exec: a supervisor's sockets (Boost.Asio opens
+  // them without it) must not live on in the programs it starts, or a socket it closes stays
+  // registered in its epoll set and half-open for its peer, and a lock it holds outlives it.
+  std::vector<int> inherit_fds;
 };
 
 class ChildProcess {

@@ -1,6 +1,8 @@
 #include "framework/process/child_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -258,6 +260,42 @@ TEST(ChildProcessTest, BlockedSignalsAreNotInherited) {
   ChildProcess child = ChildProcess::Start(Shell("sleep 30"));
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   EXPECT_EQ(child.Stop(10s), 128 + SIGTERM);
+}
+
+// A supervisor's sockets are opened without close-on-exec (Boost.Asio does so): they must not live on
+// in the programs it starts. Seen on the embedded cluster: Patroni and the replicas held every fault
+// proxy's sockets, so a closed connection stayed half-open and registered in the proxy's epoll set,
+// and after a primary kill the proxies stopped accepting: the service never came back.
+TEST(ChildProcessTest, OnlyStdioAndInheritFdsCrossTheExec) {
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);  // deliberately without SOCK_CLOEXEC
+  int kept[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, kept), 0);
+  TempDir dir;
+  ChildOptions options = Shell("for fd in " + std::to_string(pair[0]) + " " + std::to_string(kept[1]) +
+                               "; do if [ -e /proc/self/fd/$fd ]; then echo open $fd; else echo closed $fd; fi; done");
+  options.log_path = dir.path() + "/fds.log";
+  options.inherit_fds = {kept[1]};
+  ChildProcess child = ChildProcess::Start(options);
+  EXPECT_EQ(child.Wait(10s), 0);
+  EXPECT_EQ(ReadFile(options.log_path),
+            "closed " + std::to_string(pair[0]) + "\nopen " + std::to_string(kept[1]) + "\n");
+  // The parent's descriptors are untouched, close-on-exec flags included.
+  EXPECT_EQ(::fcntl(pair[0], F_GETFD) & FD_CLOEXEC, 0);
+  EXPECT_NE(::fcntl(kept[1], F_GETFD) & FD_CLOEXEC, 0);
+  for (int fd : {pair[0], pair[1], kept[0], kept[1]}) ::close(fd);
+}
+
+TEST(ChildProcessTest, AnInheritFdThatIsNotOpenIsReported) {
+  ChildOptions options = Shell("true");
+  options.inherit_fds = {987654};
+  try {
+    ChildProcess::Start(options);
+    FAIL() << "expected a start error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("keeping an inherit_fds descriptor open across exec"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

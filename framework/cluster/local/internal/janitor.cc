@@ -132,9 +132,10 @@ std::unique_ptr<Janitor> Janitor::Start(const std::string& log_path) {
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
     throw std::runtime_error(std::string("janitor: socketpair: ") + std::strerror(errno));
   }
-  // The janitor's end stays open across its exec only; it is closed here right after the start.
-  ::fcntl(fds[1], F_SETFD, 0);
+  // The janitor's end stays open across its exec only (inherit_fds; it stays close-on-exec here, so
+  // no other child started meanwhile holds it); it is closed here right after the start.
   process::ChildOptions options;
+  options.inherit_fds = {fds[1]};
   options.program = "/bin/sh";
   options.args = {"-c", JanitorScript(), "aftershock-cluster-janitor", std::to_string(fds[1])};
   // Its own group, outside the folders it removes; it must outlive a SIGKILLed parent.
