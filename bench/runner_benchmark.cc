@@ -43,9 +43,9 @@
 #include "fixtures/targets/pseudonym/pseudonym_process.h"
 #include "bench/bare_grpc_reference.h"
 #include "bench/internal/bench_support.h"
+#include "bench/runner_soak.h"
 #include "framework/common/call_code.h"
 #include "framework/common/run_clock.h"
-#include "framework/ledger/ledger_stream.h"
 #include "framework/ledger/promise_ledger.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/load/rate_profile.h"
@@ -74,6 +74,7 @@ struct BenchFlags {
   double soak_seconds = 0;  // 0: no soak run
   double soak_rate = 5000;
   double soak_warmup_seconds = 60;
+  bool soak_compact = true;  // RunnerOptions::compact_final_seconds in the soak
   bool help = false;
 };
 
@@ -92,6 +93,7 @@ constexpr char kUsage[] =
     "  --soak_seconds=S       after the rates, one long run watching RSS (default 0 = none; env BENCH_SOAK_SECONDS)\n"
     "  --soak_rate=R          the soak run's rate (default 5000)\n"
     "  --soak_warmup_seconds=S  RSS is compared from this point of the soak on (default 60)\n"
+    "  --soak_compact=BOOL    compact the soak's finished seconds (default true; false: the dense timeline, to compare)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
     "Dashes and underscores are interchangeable in flag names.\n";
 
@@ -128,6 +130,7 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "soak_seconds") f.soak_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
     else if (name == "soak_warmup_seconds") f.soak_warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
+    else if (name == "soak_compact") f.soak_compact = ParseBool(name, value);
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;
@@ -181,26 +184,6 @@ RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double 
 // ---------------------------------------------------------------------------------------------
 // h2load
 // ---------------------------------------------------------------------------------------------
-
-// A scratch directory removed with its owner.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "aftershock-bench-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // One gRPC length-prefixed message: compression flag 0, 4-byte big-endian length, the message.
 std::string GrpcFrame(const std::string& message) {
@@ -332,12 +315,6 @@ H2loadRow RunH2load(const BenchFlags& flags, const pseudonym::PseudonymProcess& 
 // Report
 // ---------------------------------------------------------------------------------------------
 
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 std::string PerThousand(double cpu_seconds, std::uint64_t calls) {
   return calls > 0 ? Fixed(cpu_seconds / static_cast<double>(calls) * 1000, 4) : "n/a";
 }
@@ -347,69 +324,6 @@ std::string LoadAverage() {
   std::string a, b, c;
   in >> a >> b >> c;
   return in ? a + " " + b + " " + c : "unknown";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Soak: one long run at one rate, RSS sampled
-// ---------------------------------------------------------------------------------------------
-
-double RssMiB() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
-  }
-  return 0;
-}
-
-// The run a scenario makes: the per-second timeline, the promise ledger in memory (bounded by its
-// capacity, 100,000 here: reached in the first 20 s at 5000/s) and the exhaustive streamed ledger
-// file beside it. Prints RSS every 10 s and whether it stayed within 10 % after the warm-up.
-void RunSoak(const BenchFlags& flags, fixtures::PseudonymTarget& target) {
-  TempDir dir;
-  // Bounded as a scenario bounds it (ledger_capacity is also the near-fault and recent-ring bound).
-  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 100000, .fault_capacity = 100000});
-  ledger.AttachStream(ledger::LedgerStream::Open((dir.path() / "ledger.tsv").string(), {{"bench", "soak"}}));
-  const RunClock clock = RunClock::StartNow();
-  auto workload = target.MakeWorkload(ledger, clock);
-  load::RunnerOptions options;
-  options.profile = load::RateProfile::Constant(flags.soak_rate, flags.soak_seconds);
-  options.call_deadline = std::chrono::seconds(2);
-  options.max_in_flight = 100000;
-  options.dispatch_coalesce = std::chrono::microseconds(flags.coalesce_us);
-  load::OpenModelRunner runner(*workload, std::move(options), clock);
-  std::cout << "\n## Soak: " << Fixed(flags.soak_rate, 0) << " calls/s for " << Fixed(flags.soak_seconds, 0)
-            << " s (timeline, ledger of 100000 in memory + the streamed file)\n\n| t s | RSS MiB | in flight |\n|---:|---:|---:|\n"
-            << std::flush;
-  std::atomic<bool> done{false};
-  std::vector<std::pair<double, double>> samples;  // (t, MiB)
-  std::thread sampler([&] {
-    const auto start = Clock::now();
-    for (int i = 0; i < 100000 && !done.load(); ++i) {
-      const double t = std::chrono::duration<double>(Clock::now() - start).count();
-      const double mib = RssMiB();
-      samples.emplace_back(t, mib);
-      if (i % 10 == 0) std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | " << runner.Progress().in_flight << " |\n" << std::flush;
-      for (int k = 0; k < 10 && !done.load(); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
-  const load::RunResult result = runner.Run();
-  done.store(true);
-  sampler.join();
-  ledger.CloseStream();
-  double after_warmup = 0, max_after = 0, end = samples.empty() ? 0 : samples.back().second;
-  for (const auto& [t, mib] : samples) {
-    if (t < flags.soak_warmup_seconds) continue;
-    if (after_warmup == 0) after_warmup = mib;
-    max_after = std::max(max_after, mib);
-  }
-  const double growth = after_warmup > 0 ? (max_after - after_warmup) / after_warmup * 100 : 0;
-  std::cout << "\nsoak: " << result.ok << " ok, " << result.failed << " failed, " << result.shed << " shed"
-            << (result.health.generator_limited ? "; generator-limited: " + result.health.reason : "") << "\n"
-            << "soak: RSS at " << Fixed(flags.soak_warmup_seconds, 0) << " s " << Fixed(after_warmup, 1)
-            << " MiB, at the end " << Fixed(end, 1) << " MiB, highest after the warm-up " << Fixed(max_after, 1)
-            << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
-            << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
 }
 
 
@@ -635,7 +549,11 @@ int Main(int argc, char** argv) {
     h2 = RunH2load(flags, server);
   }
 
-  if (flags.soak_seconds > 0) RunSoak(flags, target);
+  if (flags.soak_seconds > 0) {
+    RunSoak({.seconds = flags.soak_seconds, .rate = flags.soak_rate, .warmup_seconds = flags.soak_warmup_seconds,
+             .coalesce_us = flags.coalesce_us, .compact = flags.soak_compact},
+            target);
+  }
 
   const int server_exit = server.Stop();
   std::cout << "server stopped (exit code " << server_exit << ")\n";

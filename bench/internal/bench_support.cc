@@ -69,6 +69,23 @@ std::vector<double> ParseRates(const std::string& text) {
   return rates;
 }
 
+std::string Fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "aftershock-bench-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
 double ReapedChildrenCpuSeconds() {
   rusage usage{};
   getrusage(RUSAGE_CHILDREN, &usage);

@@ -1,14 +1,18 @@
-// What the benchmark programs share: strict flag values and CPU accounting of this process's
-// children. Benchmarks print figures; these helpers only parse and measure.
+// What the benchmark programs share: strict flag values, CPU accounting of this process's
+// children, fixed-decimal figures and a scratch directory. Benchmarks print figures; these helpers
+// only parse, measure and format.
 //
 //   double seconds = ParsePositiveDouble("seconds", "2.5");          // FlagError on "0", "x", ""
 //   std::vector<double> rates = ParseRates("1000,5000");
 //   std::optional<double> cpu = ProcessCpuSeconds(server_pid);       // user + system, all threads
+//   std::cout << Fixed(2.345, 1);                                    // "2.3"
+//   TempDir dir;                                                     // removed with `dir`
 #ifndef AFTERSHOCK_BENCH_INTERNAL_BENCH_SUPPORT_H_
 #define AFTERSHOCK_BENCH_INTERNAL_BENCH_SUPPORT_H_
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,6 +44,23 @@ struct RatioLine {
   double reference_rate = 0;
 };
 std::string FormatRatioLine(const RatioLine& line);
+
+// `value` with exactly `decimals` decimals ("%.*f").
+std::string Fixed(double value, int decimals);
+
+// A fresh directory under the system's temporary directory, removed with everything in it when
+// the owner goes. Throws std::runtime_error when it cannot be made.
+class TempDir {
+ public:
+  TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // User + system CPU of every child this process has reaped so far.
 double ReapedChildrenCpuSeconds();

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 namespace aftershock::bench {
 namespace {
 
@@ -50,6 +53,26 @@ TEST(BenchSupportTest, RatioLineHasTheFixedFormat) {
   EXPECT_EQ(FormatRatioLine({.generator_cpu_us_per_call = 8, .reference = "wrk"}),
             "ratio generator_cpu_per_call=8.0 reference=wrk reference_cpu_per_call=0.0 ratio=0.000 "
             "held_rate=0 reference_rate=0");
+}
+
+TEST(BenchSupportTest, FixedHasExactlyTheDecimalsAsked) {
+  EXPECT_EQ(Fixed(2.345, 1), "2.3");
+  EXPECT_EQ(Fixed(5000, 0), "5000");
+  EXPECT_EQ(Fixed(0.5, 3), "0.500");
+  EXPECT_EQ(Fixed(-1.25, 1), "-1.2");  // round half to even, as printf does
+}
+
+TEST(BenchSupportTest, TempDirIsFreshAndGoesWithItsOwner) {
+  std::filesystem::path path;
+  {
+    TempDir dir;
+    TempDir other;
+    path = dir.path();
+    EXPECT_TRUE(std::filesystem::is_directory(path));
+    EXPECT_NE(other.path(), path);
+    std::ofstream(path / "ledger.tsv") << "x\n";
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 TEST(BenchSupportTest, CpuOfThisProcessIsReadable) {

@@ -34,6 +34,14 @@ double CpuSeconds() {
 
 double Ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
+// FinalSeconds' callback: compacts a second that can no longer change (the caller holds the lock),
+// unless compaction is off.
+auto CompactSecondOf(metrics::LoadTimeline& timeline, bool compact) {
+  return [&timeline, compact](std::int64_t second) {
+    if (compact) timeline.At(second).Compact();
+  };
+}
+
 }  // namespace
 
 OpenModelRunner::OpenModelRunner(Workload& workload, RunnerOptions options, RunClock clock)
@@ -121,6 +129,7 @@ RunResult OpenModelRunner::Run() {
       shed_.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard<std::mutex> lock(timeline_mu_);
       timeline_.RecordOffered(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count());
+      final_seconds_.ArrivalHandled(second, CompactSecondOf(timeline_, options_.compact_final_seconds));
       metrics::SecondBucket& b = timeline_.At(second);
       if (b.stage.empty()) b.stage = stage;
       ++b.offered;
@@ -132,6 +141,8 @@ RunResult OpenModelRunner::Run() {
     {
       std::lock_guard<std::mutex> lock(timeline_mu_);
       timeline_.RecordOffered(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count());
+      final_seconds_.ArrivalHandled(second, CompactSecondOf(timeline_, options_.compact_final_seconds));
+      final_seconds_.CallIssued(second);
       metrics::SecondBucket& b = timeline_.At(second);
       if (b.stage.empty()) b.stage = stage;
       ++b.offered;
@@ -150,11 +161,18 @@ RunResult OpenModelRunner::Run() {
     IssueAttempt(call);
   }
 
+  {
+    std::lock_guard<std::mutex> lock(timeline_mu_);
+    final_seconds_.DispatchEnded(CompactSecondOf(timeline_, options_.compact_final_seconds));
+  }
   WaitForDrain(last_deadline);
   retry_timer_.Stop();
   const double cpu_after = CpuSeconds();
 
-  result.timeline = timeline_;
+  {
+    std::lock_guard<std::mutex> lock(timeline_mu_);  // drained: every second is final and compact
+    result.timeline = timeline_;
+  }
   result.issued = handled - shed_.load();
   result.ok = ok_.load();
   result.failed = failed_.load();
@@ -329,6 +347,7 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
       ++b.failed_by_code[code];
       if (outcome.indeterminate) ++b.indeterminate;
     }
+    final_seconds_.CallFinished(call->second, CompactSecondOf(timeline_, options_.compact_final_seconds));
   }
   delete call;
   // Decrement under the drain lock: once the waiter sees zero, this thread touches nothing more.

@@ -12,6 +12,9 @@
 // does not declare whether its calls are idempotent.
 // A final outcome with a generator-side code (IsGeneratorSideCode) is counted apart, never as the
 // service's failure, and makes the run generator-limited.
+// Memory stays flat over long runs: a second that can no longer change (the dispatcher is past it
+// and none of its calls is in flight, internal/final_seconds.h) has its histograms compacted
+// (SecondBucket::Compact), which changes no figure.
 //
 //   RunClock clock = RunClock::StartNow();
 //   OpenModelRunner runner(workload, {.profile = RateProfile::Constant(200, 30),
@@ -32,6 +35,7 @@
 #include <string>
 
 #include "framework/common/run_clock.h"
+#include "framework/load/internal/final_seconds.h"
 #include "framework/load/internal/retry_timer.h"
 #include "framework/load/rate_profile.h"
 #include "framework/load/workload.h"
@@ -75,6 +79,10 @@ struct RunnerOptions {
   // shard; their timelines merge into exactly one generator's (framework/metrics/timeline_file.h).
   int shard = 0;
   int shard_count = 1;
+  // Compact the histograms of every second that can no longer change (see the top of this file).
+  // Changes no figure; false keeps every second in its dense form, as before (the soak benchmark's
+  // comparison run).
+  bool compact_final_seconds = true;
 };
 
 struct RunResult {
@@ -130,6 +138,7 @@ class OpenModelRunner {
 
   mutable std::mutex timeline_mu_;
   metrics::LoadTimeline timeline_;
+  internal::FinalSeconds final_seconds_;  // under timeline_mu_: which seconds to compact
   metrics::LatencyHistogram lag_;  // dispatcher thread only
 
   std::atomic<std::int64_t> in_flight_{0};

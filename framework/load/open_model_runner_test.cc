@@ -5,6 +5,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -450,6 +451,48 @@ TEST(OpenModelRunnerTest, RecentMergesTheLastSecondsOfTheTimeline) {
   const metrics::SecondBucket all = runner.Recent(10);
   EXPECT_EQ(all.offered, r.issued + r.shed);
   EXPECT_EQ(all.ok, r.ok);
+}
+
+// The same second with every histogram in its dense form (FromBuckets builds dense ones).
+metrics::SecondBucket Dense(metrics::SecondBucket s) {
+  for (metrics::LatencyHistogram* h : {&s.latency, &s.ok_latency, &s.dispatch_lag}) {
+    *h = metrics::LatencyHistogram::FromBuckets(h->ToBuckets());
+  }
+  return s;
+}
+
+TEST(OpenModelRunnerTest, FinishedSecondsAreCompactedAndAStragglerStillCountsExactly) {
+  RunClock clock = RunClock::StartNow();
+  // The first call of second 0 is reported 2.5 s late, long past its 1 s deadline (a transport
+  // that notices its deadline late), when the dispatcher is in second 2.
+  FakeAsyncWorkload w(clock, [](std::uint64_t sequence, int, auto) {
+    return FakeAsyncWorkload::Answer{milliseconds(sequence == 0 ? 2500 : 1), kCodeOk};
+  });
+  w.honour_deadline_ = false;
+  RunnerOptions o = Options(50, 3);
+  o.max_lag_p99_ms = 50;
+  OpenModelRunner runner(w, o, clock);
+  RunResult r = runner.Run();
+  ASSERT_EQ(r.timeline.seconds().size(), 3u);
+  EXPECT_EQ(r.ok, 150u);
+  const metrics::SecondBucket& s0 = r.timeline.seconds()[0];
+  EXPECT_EQ(s0.ok, 50u);
+  EXPECT_EQ(s0.latency.Count(), 50u);
+  EXPECT_EQ(s0.ok_latency.Count(), 50u);
+  EXPECT_GE(s0.latency.Max(), 2'500'000'000);  // the straggler is in its intended second
+  EXPECT_GE(s0.ok_latency.Max(), 2'500'000'000);
+  // Every second is final at the end of the run, so compact; its figures are the dense ones.
+  std::ostringstream compact_csv, dense_csv;
+  metrics::LoadTimeline dense(r.timeline.clock());
+  for (std::int64_t second = 0; second < r.timeline.size(); ++second) {
+    const metrics::SecondBucket& s = r.timeline.seconds()[static_cast<std::size_t>(second)];
+    EXPECT_TRUE(s.latency.is_compact() && s.ok_latency.is_compact() && s.dispatch_lag.is_compact()) << second;
+    dense.At(second) = Dense(s);
+    EXPECT_FALSE(dense.seconds()[static_cast<std::size_t>(second)].latency.is_compact());
+  }
+  metrics::WriteLoadTimelineCsv(r.timeline, compact_csv);
+  metrics::WriteLoadTimelineCsv(dense, dense_csv);
+  EXPECT_EQ(compact_csv.str(), dense_csv.str());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -40,7 +41,85 @@ std::int64_t RepresentativeOf(int bucket) {
 int AlignDown(int bucket) { return bucket / kWindowAlign * kWindowAlign; }
 int AlignUp(int end) { return (end + kWindowAlign - 1) / kWindowAlign * kWindowAlign; }
 
+// LEB128: 7 bits a byte, low bits first, the high bit set on every byte but the last.
+void AppendVarint(std::uint64_t value, std::vector<std::uint8_t>& out) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(value | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(value));
+}
+
+// Reads one varint at `pos` (advanced past it). The bytes are our own Compact()'s, so well formed.
+std::uint64_t ReadVarint(const std::uint8_t* in, std::size_t& pos) {
+  std::uint64_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    const std::uint8_t byte = in[pos++];
+    value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+}
+
 }  // namespace
+
+template <typename Visit>
+void LatencyHistogram::ForEachBucket(Visit visit) const {
+  if (is_compact()) {
+    const std::uint8_t* bytes = packed();
+    int bucket = -1;
+    for (std::size_t pos = 0; pos < packed_bytes_;) {
+      bucket += static_cast<int>(ReadVarint(bytes, pos));
+      if (visit(bucket, ReadVarint(bytes, pos))) return;
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] != 0 && visit(window_begin_ + static_cast<int>(i), counts_[i])) return;
+  }
+}
+
+void LatencyHistogram::Compact() {
+  if (count_ == 0 || is_compact()) return;
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(256);
+  int previous = -1;
+  ForEachBucket([&](int bucket, std::uint64_t count) {
+    AppendVarint(static_cast<std::uint64_t>(bucket - previous), bytes);
+    AppendVarint(count, bytes);
+    previous = bucket;
+    return false;
+  });
+  // An exact-size vector (capacity == size) whose words carry the bytes, zero-padded.
+  std::vector<std::uint64_t> words((bytes.size() + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t), 0);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  counts_ = std::move(words);
+  window_begin_ = 0;
+  packed_bytes_ = static_cast<std::uint32_t>(bytes.size());
+}
+
+void LatencyHistogram::Expand() {
+  if (!is_compact()) return;
+  const std::vector<std::uint64_t> words = std::move(counts_);
+  const std::size_t size = packed_bytes_;
+  counts_ = {};
+  packed_bytes_ = 0;
+  EnsureWindow(BucketOf(min_), BucketOf(max_));
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(words.data());
+  int bucket = -1;
+  for (std::size_t pos = 0; pos < size;) {
+    bucket += static_cast<int>(ReadVarint(bytes, pos));
+    counts_[static_cast<std::size_t>(bucket - window_begin_)] = ReadVarint(bytes, pos);
+  }
+}
+
+bool operator==(const LatencyHistogram& a, const LatencyHistogram& b) {
+  if (a.count_ != b.count_ || a.min_ != b.min_ || a.max_ != b.max_ || a.sum_ != b.sum_) return false;
+  if (a.is_compact() == b.is_compact()) {
+    // Both dense or both packed: the representation is a function of the buckets.
+    return a.window_begin_ == b.window_begin_ && a.packed_bytes_ == b.packed_bytes_ && a.counts_ == b.counts_;
+  }
+  return a.ToBuckets() == b.ToBuckets();
+}
 
 void LatencyHistogram::EnsureWindow(int first_bucket, int last_bucket) {
   const int want_begin = AlignDown(first_bucket);
@@ -63,6 +142,7 @@ void LatencyHistogram::EnsureWindow(int first_bucket, int last_bucket) {
 
 void LatencyHistogram::Record(std::int64_t value_ns, std::uint64_t count) {
   if (count == 0) return;
+  Expand();
   const std::int64_t value = std::max<std::int64_t>(value_ns, 0);
   const int bucket = BucketOf(value);
   EnsureWindow(bucket, bucket);
@@ -84,9 +164,18 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
     *this = other;
     return;
   }
-  EnsureWindow(other.window_begin_, other.window_begin_ + static_cast<int>(other.counts_.size()) - 1);
-  const auto offset = static_cast<std::size_t>(other.window_begin_ - window_begin_);
-  for (std::size_t i = 0; i < other.counts_.size(); ++i) counts_[offset + i] += other.counts_[i];
+  Expand();
+  if (other.is_compact()) {
+    EnsureWindow(BucketOf(other.min_), BucketOf(other.max_));  // the window `other` had when dense
+    other.ForEachBucket([this](int bucket, std::uint64_t n) {
+      counts_[static_cast<std::size_t>(bucket - window_begin_)] += n;
+      return false;
+    });
+  } else {
+    EnsureWindow(other.window_begin_, other.window_begin_ + static_cast<int>(other.counts_.size()) - 1);
+    const auto offset = static_cast<std::size_t>(other.window_begin_ - window_begin_);
+    for (std::size_t i = 0; i < other.counts_.size(); ++i) counts_[offset + i] += other.counts_[i];
+  }
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
   count_ += other.count_;
@@ -98,9 +187,10 @@ void LatencyHistogram::Reset() { *this = LatencyHistogram(); }
 LatencyHistogram::Buckets LatencyHistogram::ToBuckets() const {
   Buckets out;
   if (count_ == 0) return out;
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
-    if (counts_[i] != 0) out.counts.emplace_back(window_begin_ + static_cast<int>(i), counts_[i]);
-  }
+  ForEachBucket([&out](int bucket, std::uint64_t count) {
+    out.counts.emplace_back(bucket, count);
+    return false;
+  });
   out.min = min_;
   out.max = max_;
   out.sum = sum_;
@@ -154,13 +244,14 @@ std::int64_t LatencyHistogram::ValueAtPercentile(double percentile_0_to_100) con
   const double exact_rank = std::ceil(percentile_0_to_100 * static_cast<double>(count_) / 100.0);
   const std::uint64_t rank = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(exact_rank), 1, count_);
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
-    seen += counts_[i];
-    if (seen >= rank) {
-      return std::clamp(RepresentativeOf(window_begin_ + static_cast<int>(i)), min_, max_);
-    }
-  }
-  return max_;  // unreachable: the counts sum to count_
+  std::int64_t value = max_;  // not reached: the counts sum to count_
+  ForEachBucket([&](int bucket, std::uint64_t count) {
+    seen += count;
+    if (seen < rank) return false;
+    value = std::clamp(RepresentativeOf(bucket), min_, max_);
+    return true;
+  });
+  return value;
 }
 
 }  // namespace aftershock::metrics

@@ -5,13 +5,17 @@
 // kHighestTrackableNs (~9.7 h) are resolved; larger ones clamp into the top bucket (Max() still
 // reports the true maximum). The bucket counts cover only the window of buckets actually used, so an
 // empty histogram allocates nothing and a full one stays under 40 KiB: we keep one per run second.
-// Not thread-safe: callers lock.
+// A histogram that will not be written again can be Compact()ed: only its nonzero buckets stay, as
+// packed bytes (a few bytes per used bucket instead of 8 per bucket of the window). Every query
+// answers exactly as before, and a later Record() or Merge() into it expands it first, so a caller
+// cannot get compaction wrong, only pay for it. Not thread-safe: callers lock.
 //
 //   LatencyHistogram h;
 //   h.Record(1'500'000);             // 1.5 ms
 //   h.Record(2'000'000, /*count=*/3);
 //   std::int64_t p99 = h.ValueAtPercentile(99);
 //   total.Merge(h);
+//   h.Compact();                     // same answers, less memory; h.Record() still works
 #ifndef AFTERSHOCK_FRAMEWORK_METRICS_LATENCY_HISTOGRAM_H_
 #define AFTERSHOCK_FRAMEWORK_METRICS_LATENCY_HISTOGRAM_H_
 
@@ -30,11 +34,19 @@ class LatencyHistogram {
   LatencyHistogram() = default;
 
   // Counts `count` calls of latency `value_ns`. Negative values (a clock stepping backwards) count
-  // as 0; values above kHighestTrackableNs land in the top bucket. count == 0 is a no-op.
+  // as 0; values above kHighestTrackableNs land in the top bucket. count == 0 is a no-op. A compact
+  // histogram is expanded first.
   void Record(std::int64_t value_ns, std::uint64_t count = 1);
-  // Adds every count of `other`; afterwards *this equals one histogram that recorded both.
+  // Adds every count of `other` (compact or not); afterwards *this equals one histogram that
+  // recorded both. A compact *this is expanded first (unless `other` is empty).
   void Merge(const LatencyHistogram& other);
   void Reset();  // back to empty, releasing the bucket memory
+
+  // Keeps only the nonzero buckets, packed as varint (index delta, count) pairs; min, max, count and
+  // sum stay as they are. Queries, ToBuckets, Merge as a source and == answer exactly as before.
+  // No-op when empty or already compact.
+  void Compact();
+  bool is_compact() const { return packed_bytes_ != 0; }
 
   std::uint64_t Count() const { return count_; }
   bool empty() const { return count_ == 0; }
@@ -64,15 +76,28 @@ class LatencyHistogram {
   // Heap bytes held by the bucket counts (0 when empty); for tests and capacity planning.
   std::size_t MemoryBytes() const { return counts_.capacity() * sizeof(std::uint64_t); }
 
-  friend bool operator==(const LatencyHistogram&, const LatencyHistogram&) = default;
+  // Equal when they hold the same calls, whether either is compact or not.
+  friend bool operator==(const LatencyHistogram& a, const LatencyHistogram& b);
 
  private:
   void EnsureWindow(int first_bucket, int last_bucket);
+  void Expand();  // back from packed_ to counts_; no-op unless compact
+  // Calls visit(bucket, count) for every nonzero bucket in increasing order, in either form, until
+  // visit returns true (found).
+  template <typename Visit>
+  void ForEachBucket(Visit visit) const;
+  const std::uint8_t* packed() const { return reinterpret_cast<const std::uint8_t*>(counts_.data()); }
 
-  // counts_[i] is the count of bucket window_begin_ + i. The window is always the 32-aligned cover
-  // of the lowest and highest bucket used, so two histograms holding the same calls are equal.
+  // Dense (packed_bytes_ == 0): counts_[i] is the count of bucket window_begin_ + i. The window is
+  // always the 32-aligned cover of the lowest and highest bucket used (the buckets of min_ and
+  // max_), so two histograms holding the same calls are equal, and Expand() restores exactly the
+  // window Compact() dropped.
+  // Compact: counts_'s words hold packed_bytes_ bytes (zero-padded to a whole word) of varints,
+  // (bucket - previous bucket, count) per nonzero bucket, the first's previous taken as -1; and
+  // window_begin_ is 0. Sharing the vector keeps sizeof(LatencyHistogram) as it was.
   std::vector<std::uint64_t> counts_;
   int window_begin_ = 0;
+  std::uint32_t packed_bytes_ = 0;
   std::uint64_t count_ = 0;
   std::int64_t min_ = 0;
   std::int64_t max_ = 0;

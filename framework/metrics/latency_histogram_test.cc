@@ -199,6 +199,126 @@ TEST(LatencyHistogramTest, MemoryStaysSmall) {
   EXPECT_LE(sizeof(LatencyHistogram), 80u);
 }
 
+// Latencies as a run second sees them: most around a millisecond, a tail to seconds, a few huge
+// (clamped) and a few zero; counts above one and above 2^32 so the packed counts take many bytes.
+LatencyHistogram RunSecondLike(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> typical(std::log(1.0 * kMs), 0.6);
+  std::uniform_int_distribution<std::int64_t> tail(1 * kSec, 5 * kSec);
+  LatencyHistogram h;
+  for (int i = 0; i < 5'000; ++i) h.Record(static_cast<std::int64_t>(typical(rng)));
+  for (int i = 0; i < 20; ++i) h.Record(tail(rng), 3);
+  h.Record(0);
+  h.Record(100 * kHour);
+  h.Record(7 * kMs, std::uint64_t{1} << 40);
+  return h;
+}
+
+// Every query a caller can make, with the answers compared one by one.
+void ExpectSameAnswers(const LatencyHistogram& a, const LatencyHistogram& b) {
+  EXPECT_EQ(a.Count(), b.Count());
+  EXPECT_EQ(a.empty(), b.empty());
+  EXPECT_EQ(a.Min(), b.Min());
+  EXPECT_EQ(a.Max(), b.Max());
+  EXPECT_EQ(a.Mean(), b.Mean());
+  for (double p = 0; p <= 100.0; p += 0.25) ASSERT_EQ(a.ValueAtPercentile(p), b.ValueAtPercentile(p)) << "p" << p;
+  for (const double p : {-1.0, 1e-9, 99.999, 99.99999, 1000.0}) EXPECT_EQ(a.ValueAtPercentile(p), b.ValueAtPercentile(p)) << p;
+  EXPECT_EQ(a.ToBuckets(), b.ToBuckets());
+  EXPECT_TRUE(a == b);
+  EXPECT_TRUE(b == a);
+}
+
+TEST(LatencyHistogramCompactTest, CompactAnswersEveryQueryExactlyAsBefore) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const LatencyHistogram dense = RunSecondLike(seed);
+    LatencyHistogram compact = dense;
+    compact.Compact();
+    ASSERT_TRUE(compact.is_compact());
+    ASSERT_FALSE(dense.is_compact());
+    ExpectSameAnswers(compact, dense);
+    EXPECT_EQ(LatencyHistogram::FromBuckets(compact.ToBuckets()), dense);
+    // Smaller: the dense window spans ~40 octaves here; the packed bytes only the used buckets.
+    EXPECT_LT(compact.MemoryBytes() * 4, dense.MemoryBytes()) << compact.MemoryBytes() << " vs " << dense.MemoryBytes();
+    LatencyHistogram twice = compact;
+    twice.Compact();  // no-op
+    EXPECT_EQ(twice.MemoryBytes(), compact.MemoryBytes());
+    ExpectSameAnswers(twice, dense);
+  }
+}
+
+TEST(LatencyHistogramCompactTest, SmallAndEdgeHistogramsCompactExactly) {
+  LatencyHistogram empty;
+  empty.Compact();
+  EXPECT_FALSE(empty.is_compact());
+  EXPECT_EQ(empty.MemoryBytes(), 0u);
+  ExpectSameAnswers(empty, LatencyHistogram());
+  for (const std::int64_t value : {std::int64_t{0}, std::int64_t{255}, std::int64_t{256}, 1 * kMs, 100 * kHour}) {
+    LatencyHistogram one;
+    one.Record(value, 3);
+    LatencyHistogram compact = one;
+    compact.Compact();
+    EXPECT_TRUE(compact.is_compact());
+    EXPECT_EQ(compact.MemoryBytes(), sizeof(std::uint64_t)) << value;  // one word holds (delta, count)
+    ExpectSameAnswers(compact, one);
+  }
+}
+
+TEST(LatencyHistogramCompactTest, RecordAndMergeIntoACompactHistogramExpandItFirst) {
+  const LatencyHistogram a = RunSecondLike(4);
+  const LatencyHistogram b = RunSecondLike(5);
+  LatencyHistogram compact = a;
+  compact.Compact();
+  LatencyHistogram dense = a;
+  compact.Record(3 * kSec);       // a straggler completing late
+  compact.Record(1, 2);           // below every bucket used so far: the window grows down
+  dense.Record(3 * kSec);
+  dense.Record(1, 2);
+  EXPECT_FALSE(compact.is_compact());
+  ExpectSameAnswers(compact, dense);
+  EXPECT_EQ(compact.MemoryBytes(), dense.MemoryBytes());  // the very same window
+
+  // Merge: compact as the source, as the destination, and both.
+  LatencyHistogram both = a;
+  both.Merge(b);
+  LatencyHistogram compact_a = a, compact_b = b;
+  compact_a.Compact();
+  compact_b.Compact();
+  LatencyHistogram into_dense = a;
+  into_dense.Merge(compact_b);
+  ExpectSameAnswers(into_dense, both);
+  LatencyHistogram into_compact = compact_a;
+  into_compact.Merge(b);
+  ExpectSameAnswers(into_compact, both);
+  LatencyHistogram compact_into_compact = compact_a;
+  compact_into_compact.Merge(compact_b);
+  ExpectSameAnswers(compact_into_compact, both);
+  LatencyHistogram from_empty;
+  from_empty.Merge(compact_a);
+  ExpectSameAnswers(from_empty, a);
+  LatencyHistogram self = compact_a;
+  self.Merge(self);
+  LatencyHistogram doubled = a;
+  doubled.Merge(a);
+  ExpectSameAnswers(self, doubled);
+  compact_a.Merge(LatencyHistogram());  // an empty source changes nothing, not even the form
+  EXPECT_TRUE(compact_a.is_compact());
+}
+
+TEST(LatencyHistogramCompactTest, EqualityComparesCallsNotForm) {
+  // Same count, min, max and sum; different buckets in between.
+  LatencyHistogram x, y;
+  for (const std::int64_t ms : {1, 4, 4, 7}) x.Record(ms * kMs);
+  for (const std::int64_t ms : {1, 3, 5, 7}) y.Record(ms * kMs);
+  LatencyHistogram cx = x, cy = y;
+  cx.Compact();
+  cy.Compact();
+  EXPECT_FALSE(x == y);
+  EXPECT_FALSE(cx == y);
+  EXPECT_FALSE(x == cy);
+  EXPECT_FALSE(cx == cy);
+  EXPECT_TRUE(cx == x);
+}
+
 TEST(LatencyHistogramTest, ResetAndCopyAreValueSemantics) {
   LatencyHistogram h;
   h.Record(7 * kMs, 3);

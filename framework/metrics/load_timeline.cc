@@ -32,6 +32,12 @@ void SecondBucket::Merge(const SecondBucket& other) {
   }
 }
 
+void SecondBucket::Compact() {
+  latency.Compact();
+  ok_latency.Compact();
+  dispatch_lag.Compact();
+}
+
 void LoadTimeline::RecordOkCompletion(std::int64_t ns_since_start) {
   const std::int64_t t = std::max<std::int64_t>(0, ns_since_start);
   SecondBucket& b = At(t / 1'000'000'000);

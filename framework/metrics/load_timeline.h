@@ -59,6 +59,9 @@ struct SecondBucket {
   // Adds every count and histogram of `other`; keeps this stage name unless it is empty. Sub-second
   // fields merge by min/max; the merged in-second gap is the larger of the two (an upper bound).
   void Merge(const SecondBucket& other);
+  // Compacts the three histograms (LatencyHistogram::Compact), for a second that is final: every
+  // figure stays exact, and recording into it later still works (at the cost of expanding again).
+  void Compact();
 };
 
 class LoadTimeline {

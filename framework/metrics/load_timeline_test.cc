@@ -2,12 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "framework/metrics/internal/test_util.h"
+#include "framework/metrics/stage_summary.h"
+#include "framework/metrics/timeline_file.h"
 
 namespace aftershock::metrics {
 namespace {
@@ -178,6 +182,86 @@ TEST(LoadTimelineTest, OfferedWindowAndSubSecondFieldsMerge) {
   EXPECT_EQ(a.seconds()[1].last_ok_completed_ns, 1'900 * kMs);
   EXPECT_EQ(a.seconds()[1].longest_ok_gap_ns, 850 * kMs);  // the larger of the two: an upper bound
   EXPECT_EQ(LoadTimeline().offered_begin_ns(), -1);
+}
+
+// Twenty seconds of a run with wide latency and lag ranges, failures and a stall: every output must
+// read the same from it whether its seconds are compact or not.
+LoadTimeline BusyTimeline() {
+  LoadTimeline timeline(RunClock(Clock::time_point{}, kStartUnixMs));
+  std::mt19937_64 rng(12);
+  std::lognormal_distribution<double> latency(std::log(2.0 * kMs), 0.8);
+  std::lognormal_distribution<double> lag(std::log(50.0 * kUs), 1.5);
+  for (std::int64_t second = 0; second < 20; ++second) {
+    SecondBucket& s = timeline.At(second);
+    s.stage = second < 5 ? "ramp" : "steady";
+    for (int i = 0; i < 500; ++i) {
+      const auto ns = static_cast<std::int64_t>(latency(rng)) + (second == 12 ? 1'500 * kMs : 0);
+      ++s.offered;
+      s.dispatch_lag.Record(static_cast<std::int64_t>(lag(rng)));
+      s.latency.Record(ns);
+      if (i % 50 == 7) {
+        ++s.failed;
+        ++s.failed_by_code[i % 100 == 7 ? kCodeUnavailable : kCodeDeadlineExceeded];
+      } else {
+        ++s.ok;
+        s.ok_latency.Record(ns);
+      }
+    }
+  }
+  return timeline;
+}
+
+struct Outputs {
+  std::string csv, file, stages;
+};
+
+Outputs OutputsOf(const LoadTimeline& timeline) {
+  std::ostringstream csv, file, stages;
+  WriteLoadTimelineCsv(timeline, csv);
+  WriteTimelineFile(timeline, {}, file);
+  WriteStageReportJson(SummarizeStages(timeline), stages);
+  return {csv.str(), file.str(), stages.str()};
+}
+
+TEST(LoadTimelineCompactTest, EveryOutputIsIdenticalWithAndWithoutCompaction) {
+  const LoadTimeline timeline = BusyTimeline();
+  LoadTimeline compacted = timeline;
+  std::size_t dense_bytes = 0, compact_bytes = 0;
+  for (std::int64_t second = 0; second < compacted.size(); ++second) {
+    SecondBucket& s = compacted.At(second);
+    dense_bytes += s.latency.MemoryBytes() + s.ok_latency.MemoryBytes() + s.dispatch_lag.MemoryBytes();
+    s.Compact();
+    ASSERT_TRUE(s.latency.is_compact() && s.ok_latency.is_compact() && s.dispatch_lag.is_compact()) << second;
+    compact_bytes += s.latency.MemoryBytes() + s.ok_latency.MemoryBytes() + s.dispatch_lag.MemoryBytes();
+  }
+  EXPECT_LT(compact_bytes * 2, dense_bytes) << compact_bytes << " vs " << dense_bytes;
+  const Outputs dense = OutputsOf(timeline);
+  const Outputs compact = OutputsOf(compacted);
+  EXPECT_EQ(Lines(compact.csv), Lines(dense.csv));
+  EXPECT_EQ(Lines(compact.file), Lines(dense.file));
+  EXPECT_EQ(Lines(compact.stages), Lines(dense.stages));
+  EXPECT_EQ(Lines(dense.csv).size(), 21u);
+
+  // A coordinator merging compact worker timelines gets the same as merging dense ones.
+  LoadTimeline merged_dense = timeline, merged_compact = compacted;
+  merged_dense.Merge(timeline);
+  merged_compact.Merge(compacted);
+  EXPECT_EQ(Lines(OutputsOf(merged_compact).csv), Lines(OutputsOf(merged_dense).csv));
+}
+
+TEST(LoadTimelineCompactTest, AStragglerRecordedIntoACompactSecondIsCountedExactly) {
+  LoadTimeline timeline = BusyTimeline(), compacted = BusyTimeline();
+  compacted.At(3).Compact();
+  for (LoadTimeline* t : {&timeline, &compacted}) {
+    SecondBucket& s = t->At(3);
+    ++s.ok;
+    s.latency.Record(1'900 * kMs);
+    s.ok_latency.Record(1'900 * kMs);
+  }
+  EXPECT_FALSE(compacted.seconds()[3].latency.is_compact());
+  EXPECT_TRUE(compacted.seconds()[3].dispatch_lag.is_compact());  // not written: stays compact
+  EXPECT_EQ(compacted.seconds()[3].latency.Max(), 1'900 * kMs);
+  EXPECT_EQ(Lines(OutputsOf(compacted).csv), Lines(OutputsOf(timeline).csv));
 }
 
 }  // namespace

@@ -1,0 +1,84 @@
+#include "bench/runner_soak.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "bench/internal/bench_support.h"
+#include "framework/common/run_clock.h"
+#include "framework/ledger/ledger_stream.h"
+#include "framework/ledger/promise_ledger.h"
+#include "framework/load/open_model_runner.h"
+#include "framework/load/rate_profile.h"
+
+namespace aftershock::bench {
+namespace {
+
+double RssMiB() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  }
+  return 0;
+}
+
+}  // namespace
+
+// The ledger in memory is bounded by its capacity, 100,000 here: reached in the first 20 s at 5000/s.
+void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
+  TempDir dir;
+  // Bounded as a scenario bounds it (ledger_capacity is also the near-fault and recent-ring bound).
+  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 100000, .fault_capacity = 100000});
+  ledger.AttachStream(ledger::LedgerStream::Open((dir.path() / "ledger.tsv").string(), {{"bench", "soak"}}));
+  const RunClock clock = RunClock::StartNow();
+  auto workload = target.MakeWorkload(ledger, clock);
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(soak.rate, soak.seconds);
+  options.call_deadline = std::chrono::seconds(2);
+  options.max_in_flight = 100000;
+  options.dispatch_coalesce = std::chrono::microseconds(soak.coalesce_us);
+  options.compact_final_seconds = soak.compact;
+  load::OpenModelRunner runner(*workload, std::move(options), clock);
+  std::cout << "\n## Soak: " << Fixed(soak.rate, 0) << " calls/s for " << Fixed(soak.seconds, 0)
+            << " s (timeline" << (soak.compact ? "" : " NOT compacted")
+            << ", ledger of 100000 in memory + the streamed file)\n\n| t s | RSS MiB | in flight |\n|---:|---:|---:|\n"
+            << std::flush;
+  std::atomic<bool> done{false};
+  std::vector<std::pair<double, double>> samples;  // (t, MiB)
+  std::thread sampler([&] {
+    const auto start = Clock::now();
+    for (int i = 0; i < 100000 && !done.load(); ++i) {
+      const double t = std::chrono::duration<double>(Clock::now() - start).count();
+      const double mib = RssMiB();
+      samples.emplace_back(t, mib);
+      if (i % 10 == 0) std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | " << runner.Progress().in_flight << " |\n" << std::flush;
+      for (int k = 0; k < 10 && !done.load(); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  const load::RunResult result = runner.Run();
+  done.store(true);
+  sampler.join();
+  ledger.CloseStream();
+  double after_warmup = 0, max_after = 0, end = samples.empty() ? 0 : samples.back().second;
+  for (const auto& [t, mib] : samples) {
+    if (t < soak.warmup_seconds) continue;
+    if (after_warmup == 0) after_warmup = mib;
+    max_after = std::max(max_after, mib);
+  }
+  const double growth = after_warmup > 0 ? (max_after - after_warmup) / after_warmup * 100 : 0;
+  std::cout << "\nsoak: " << result.ok << " ok, " << result.failed << " failed, " << result.shed << " shed"
+            << (result.health.generator_limited ? "; generator-limited: " + result.health.reason : "") << "\n"
+            << "soak: RSS at " << Fixed(soak.warmup_seconds, 0) << " s " << Fixed(after_warmup, 1)
+            << " MiB, at the end " << Fixed(end, 1) << " MiB, highest after the warm-up " << Fixed(max_after, 1)
+            << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
+            << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
+}
+
+}  // namespace aftershock::bench
