@@ -42,6 +42,27 @@ std::vector<std::string_view> SplitTabs(std::string_view line) {
   }
 }
 
+// The attributes field of line `line_no`; an error names the line, the field and the attribute.
+PromiseAttributes ParseAttributes(std::string_view field, const std::string& source, std::size_t line_no) {
+  PromiseAttributes attributes;
+  if (field.empty()) return attributes;
+  for (std::string_view item : internal::SplitAttributes(field)) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      Fail(source, line_no, "attributes: '" + std::string(item.substr(0, 80)) + "' is not name=value");
+    }
+    const std::string name(item.substr(0, eq));
+    if (!ValidAttributeName(name)) {
+      Fail(source, line_no, "attributes: name '" + name.substr(0, 80) + "' is not [a-z0-9._-]+");
+    }
+    if (attributes.Get(name)) Fail(source, line_no, "attributes: '" + name + "' is given twice");
+    std::optional<std::string> value = internal::UnescapeAttributeValue(item.substr(eq + 1));
+    if (!value) Fail(source, line_no, "attributes: bad escape in the value of '" + name + "'");
+    attributes.Set(name, std::move(*value));
+  }
+  return attributes;
+}
+
 }  // namespace
 
 std::string LedgerFile::HeaderValue(std::string_view name) const {
@@ -51,17 +72,26 @@ std::string LedgerFile::HeaderValue(std::string_view name) const {
   return "";
 }
 
+std::string FormatLedgerAttributes(const PromiseAttributes& attributes) {
+  std::string out;
+  for (const auto& [name, value] : attributes) {
+    if (!out.empty()) out += ';';
+    out += name + "=" + internal::EscapeAttributeValue(value);
+  }
+  return out;
+}
+
 std::string FormatLedgerRecord(const Promise& p) {
   using internal::EscapeField;
   const std::string_view row = p.kind == PromiseKind::kWritten ? kReadBackRow : kPromiseRow;
   return std::string(row) + '\t' + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + '\t' + EscapeField(p.value) +
-         "\t\n";
+         "\t\t" + FormatLedgerAttributes(p.attributes) + '\n';
 }
 
 std::string FormatLedgerRecord(const IndeterminatePromise& p) {
   using internal::EscapeField;
   return "indeterminate\t" + std::to_string(p.unix_ms) + '\t' + EscapeField(p.key) + "\t\t" +
-         EscapeField(CallCodeName(p.code)) + '\n';
+         EscapeField(CallCodeName(p.code)) + "\t\n";
 }
 
 std::string FormatLedgerFile(const LedgerFile& file) {
@@ -96,6 +126,8 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
     ++line_no;
     if (line_no == 1) {
       if (line == kLedgerFileVersionLine) {
+        version = 3;
+      } else if (line == kLedgerFileVersion2Line) {
         version = 2;
       } else if (line == kLedgerFileVersion1Line) {
         version = 1;
@@ -135,15 +167,22 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
       }
       continue;
     }
+    const std::size_t columns = version == 3 ? 6 : 5;
     if (!seen_columns) {
-      if (line != kColumns) Fail(source, line_no, "expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code'");
+      if (line != (version == 3 ? kColumns : kLedgerFileColumnsV2)) {
+        Fail(source, line_no,
+             version == 3 ? "expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code<TAB>attributes'"
+                          : "expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code'");
+      }
       seen_columns = true;
       continue;
     }
     const std::vector<std::string_view> fields = SplitTabs(line);
-    if (fields.size() != 5) {
-      Fail(source, line_no, "expected 5 tab-separated fields, found " + std::to_string(fields.size()));
+    if (fields.size() != columns) {
+      Fail(source, line_no,
+           "expected " + std::to_string(columns) + " tab-separated fields, found " + std::to_string(fields.size()));
     }
+    const std::string_view attributes_field = columns == 6 ? fields[5] : std::string_view();
     std::int64_t unix_ms = 0;
     if (!ParseInt(fields[1], unix_ms)) Fail(source, line_no, "unix_ms '" + std::string(fields[1]) + "' is not an integer");
     std::optional<std::string> key = internal::UnescapeField(fields[2]);
@@ -154,9 +193,11 @@ LedgerFile ParseLedgerFile(std::string_view text, const std::string& source) {
       if (!fields[4].empty()) Fail(source, line_no, "a " + std::string(fields[0]) + " row has no code");
       if (version == 1 && fields[0] == kReadBackRow) Fail(source, line_no, "read-back rows need version 2");
       const PromiseKind kind = fields[0] == kReadBackRow ? PromiseKind::kWritten : PromiseKind::kIssued;
-      file.promises.push_back(Promise{std::move(*key), std::move(*value), unix_ms, kind});
+      file.promises.push_back(
+          Promise{std::move(*key), std::move(*value), unix_ms, kind, ParseAttributes(attributes_field, source, line_no)});
     } else if (fields[0] == "indeterminate") {
       if (!value->empty()) Fail(source, line_no, "an indeterminate row has no value");
+      if (!attributes_field.empty()) Fail(source, line_no, "an indeterminate row has no attributes");
       const std::optional<CallCode> code = ParseCallCode(fields[4]);
       if (!code) Fail(source, line_no, "unknown code '" + std::string(fields[4]) + "'");
       file.indeterminate.push_back(IndeterminatePromise{std::move(*key), unix_ms, *code});

@@ -32,9 +32,11 @@ const std::string kHead = "# aftershock-ledger v1\n# acknowledged=3\nkind\tunix_
 
 TEST(LedgerFileTest, RoundTripsThroughAFileIncludingEscapes) {
   LedgerFile file;
-  file.acknowledged = 5;
+  file.acknowledged = 7;
   file.header = {{"target.kind", "pseudonym"}, {"target.addresses", "127.0.0.1:1,127.0.0.1:2"}, {"odd", "a\tb"}};
   file.promises = {{"alice", "p-17", 1733040000123},
+                   {"k-1", "v-1", 3, PromiseKind::kWritten, {{"shard", "2"}, {"node", "kv-a"}}},
+                   {"k-2", "v-2", 4, PromiseKind::kIssued, {{"odd.value", "a;b=c\\d\te\n"}, {"empty", ""}}},
                    {"tab\there", "new\nline", -5},
                    {"back\\slash\\t", "cr\r", 0},
                    {"", "empty key", 1},
@@ -54,13 +56,14 @@ TEST(LedgerFileTest, FormatIsTheDocumentedOne) {
   LedgerFile file;
   file.acknowledged = 1;
   file.header = {{"target.kind", "pseudonym"}};
-  file.promises = {{"a\tb", "v", 10}};
+  file.promises = {{"a\tb", "v", 10}, {"k", "w", 12, PromiseKind::kWritten, {{"shard", "2;3"}, {"node", "a"}}}};
   file.indeterminate = {{"c", 11, kCodeDeadlineExceeded}};
   EXPECT_EQ(FormatLedgerFile(file),
-            "# aftershock-ledger v2\n# target.kind=pseudonym\nkind\tunix_ms\tkey\tvalue\tcode\n"
-            "promise\t10\ta\\tb\tv\t\n"
-            "indeterminate\t11\tc\t\tDEADLINE_EXCEEDED\n"
-            "# end acknowledged=1 indeterminate=1\n");
+            "# aftershock-ledger v3\n# target.kind=pseudonym\nkind\tunix_ms\tkey\tvalue\tcode\tattributes\n"
+            "promise\t10\ta\\tb\tv\t\t\n"
+            "read-back\t12\tk\tw\t\tnode=a;shard=2\\;3\n"
+            "indeterminate\t11\tc\t\tDEADLINE_EXCEEDED\t\n"
+            "# end acknowledged=2 indeterminate=1\n");
 }
 
 TEST(LedgerFileTest, ThePromiseKindIsTheRowKind) {
@@ -68,8 +71,8 @@ TEST(LedgerFileTest, ThePromiseKindIsTheRowKind) {
   file.acknowledged = 2;
   file.promises = {{"alice", "p-17", 10}, {"k-1", "v-1", 11, PromiseKind::kWritten}};
   const std::string text = FormatLedgerFile(file);
-  EXPECT_NE(text.find("\npromise\t10\talice\tp-17\t\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\nread-back\t11\tk-1\tv-1\t\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\npromise\t10\talice\tp-17\t\t\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nread-back\t11\tk-1\tv-1\t\t\n"), std::string::npos) << text;
   EXPECT_EQ(ParseLedgerFile(text, "f.tsv"), file);
   // Older files have only `promise` rows: issued promises, as before.
   const LedgerFile old = ParseLedgerFile(kHead + "promise\t1\ta\tb\t\n", "f.tsv");
@@ -77,6 +80,48 @@ TEST(LedgerFileTest, ThePromiseKindIsTheRowKind) {
   EXPECT_EQ(old.promises[0].kind, PromiseKind::kIssued);
   EXPECT_NE(ParseError(kHead + "read-back\t1\ta\tb\t\n").find("f.tsv:4: read-back rows need version 2"),
             std::string::npos);
+}
+
+TEST(LedgerFileTest, Version2FilesWithoutAttributesAreStillRead) {
+  const LedgerFile file = ParseLedgerFile(
+      "# aftershock-ledger v2\n# target.kind=kv\nkind\tunix_ms\tkey\tvalue\tcode\nread-back\t1\tk\tv\t\n"
+      "indeterminate\t2\tl\t\tUNAVAILABLE\n# end acknowledged=1 indeterminate=1\n",
+      "f.tsv");
+  EXPECT_TRUE(file.complete);
+  EXPECT_EQ(file.promises, (std::vector<Promise>{{"k", "v", 1, PromiseKind::kWritten}}));
+  EXPECT_TRUE(file.promises[0].attributes.empty());
+  EXPECT_EQ(file.indeterminate.size(), 1u);
+}
+
+TEST(LedgerFileTest, AttributesKeepTheirValuesAndAreSortedByName) {
+  const LedgerFile file = ParseLedgerFile(
+      "# aftershock-ledger v3\nkind\tunix_ms\tkey\tvalue\tcode\tattributes\n"
+      "read-back\t1\tk\tv\t\tshard=2;node=a\\;b;empty=\n",
+      "f.tsv");
+  ASSERT_EQ(file.promises.size(), 1u);
+  const PromiseAttributes& a = file.promises[0].attributes;
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a.begin()[0], (PromiseAttributes::Item{"empty", ""}));
+  EXPECT_EQ(a.Get("node"), "a;b");
+  EXPECT_EQ(a.Get("shard"), "2");
+  EXPECT_EQ(a.Get("zone"), std::nullopt);
+}
+
+TEST(LedgerFileTest, MalformedAttributesNameLineAndField) {
+  const std::string v3 = "# aftershock-ledger v3\nkind\tunix_ms\tkey\tvalue\tcode\tattributes\n";
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\tshard\n"), "f.tsv:3: attributes: 'shard' is not name=value");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\tshard=1;\n"), "f.tsv:3: attributes: '' is not name=value");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\tShard=1\n"), "f.tsv:3: attributes: name 'Shard' is not [a-z0-9._-]+");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\t=1\n"), "f.tsv:3: attributes: name '' is not [a-z0-9._-]+");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\ts=1;s=2\n"), "f.tsv:3: attributes: 's' is given twice");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\ts=\\q\n"), "f.tsv:3: attributes: bad escape in the value of 's'");
+  EXPECT_EQ(ParseError(v3 + "indeterminate\t1\tk\t\tUNAVAILABLE\ts=1\n"), "f.tsv:3: an indeterminate row has no attributes");
+  EXPECT_EQ(ParseError(v3 + "read-back\t1\tk\tv\t\n"), "f.tsv:3: expected 6 tab-separated fields, found 5");
+  EXPECT_EQ(ParseError("# aftershock-ledger v3\nkind\tunix_ms\tkey\tvalue\tcode\n"),
+            "f.tsv:2: expected the column line 'kind<TAB>unix_ms<TAB>key<TAB>value<TAB>code<TAB>attributes'");
+  // A version 2 file has no attributes column.
+  EXPECT_EQ(ParseError("# aftershock-ledger v2\nkind\tunix_ms\tkey\tvalue\tcode\nread-back\t1\tk\tv\t\ts=1\n"),
+            "f.tsv:3: expected 5 tab-separated fields, found 6");
 }
 
 TEST(LedgerFileTest, AFileWithoutEndLineIsReadAsIncomplete) {
@@ -99,8 +144,8 @@ TEST(LedgerFileTest, Version1FilesAreStillRead) {
 }
 
 TEST(LedgerFileTest, MalformedInputNamesFileAndLine) {
-  EXPECT_EQ(ParseError(""), "f.tsv:1: empty file, expected '# aftershock-ledger v2'");
-  EXPECT_EQ(ParseError("# aftershock-ledger v3\n"), "f.tsv:1: expected '# aftershock-ledger v2', found '# aftershock-ledger v3'");
+  EXPECT_EQ(ParseError(""), "f.tsv:1: empty file, expected '# aftershock-ledger v3'");
+  EXPECT_EQ(ParseError("# aftershock-ledger v4\n"), "f.tsv:1: expected '# aftershock-ledger v3', found '# aftershock-ledger v4'");
   const std::string v2 = "# aftershock-ledger v2\nkind\tunix_ms\tkey\tvalue\tcode\npromise\t1\tk\tv\t\n";
   EXPECT_EQ(ParseError(v2 + "# end acknowledged=2 indeterminate=0\n"),
             "f.tsv:4: the end line says acknowledged=2 but the file has 1 promise rows");

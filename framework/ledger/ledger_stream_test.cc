@@ -41,6 +41,21 @@ TEST(LedgerStreamTest, ClosedStreamIsACompleteLedgerFileWithItsHeader) {
   std::filesystem::remove(path);
 }
 
+TEST(LedgerStreamTest, StreamedPromisesKeepTheirAttributes) {
+  const std::string path = StreamTempPath("attributes.tsv");
+  PromiseLedger ledger;
+  ledger.AttachStream(LedgerStream::Open(path, {{"target.kind", "kv"}}));
+  ledger.RecordAcknowledged(Promise{"k-1", "v-1", 10, PromiseKind::kWritten, {{"shard", "1"}}});
+  ledger.RecordAcknowledged(Promise{"k-2", "v-2", 11, PromiseKind::kWritten});
+  ledger.CloseStream();
+  const LedgerFile file = ReadLedgerFile(path);
+  EXPECT_EQ(file.promises, ledger.Sample());
+  ASSERT_EQ(file.promises.size(), 2u);
+  EXPECT_EQ(file.promises[0].attributes.Get("shard"), "1");
+  EXPECT_TRUE(file.promises[1].attributes.empty());
+  std::filesystem::remove(path);
+}
+
 TEST(LedgerStreamTest, LinesReachTheFileWhileTheStreamIsOpen) {
   const std::string path = StreamTempPath("open.tsv");
   auto stream = LedgerStream::Open(path, {}, std::chrono::milliseconds(50));

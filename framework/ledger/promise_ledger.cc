@@ -88,6 +88,13 @@ void PromiseLedger::RecordAcknowledged(Promise promise) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++acknowledged_;
+    for (const auto& [name, value] : entry->attributes) {
+      auto& values = by_attribute_[name];
+      auto it = values.find(value);
+      if (it == values.end() && values.size() >= kMaxAttributeValues) it = values.try_emplace(std::string(kOtherAttributeValue)).first;
+      if (it == values.end()) it = values.emplace(value, 0).first;
+      ++it->second;
+    }
     newest_ms_ = any_ ? std::max(newest_ms_, ms) : ms;
     any_ = true;
     if (reservoir_.size() < options_.capacity) {
@@ -212,6 +219,11 @@ LedgerCounters PromiseLedger::Counters() const {
   c.indeterminate = indeterminate_total_;
   c.indeterminate_dropped = indeterminate_total_ - indeterminate_.size();
   return c;
+}
+
+AttributeCounts PromiseLedger::AcknowledgedByAttribute() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return by_attribute_;
 }
 
 }  // namespace aftershock::ledger

@@ -10,6 +10,7 @@
 // timeline as faults are really applied and reverted (OpenFault / CloseFault), not from the plan.
 // Indeterminate calls (outcome unknown) are kept apart: they are never counted as lost.
 // With a LedgerStream attached, every record is also appended to the ledger file as it arrives.
+// Promises with attributes (promise.h) are also counted per attribute value.
 //
 // Thread-safe; meant to be called from many completion threads. The critical section is a few
 // pointer moves and one random draw: promises are moved into shared storage before the lock.
@@ -25,9 +26,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,6 +42,13 @@
 namespace aftershock::ledger {
 
 inline constexpr std::size_t kDefaultLedgerCapacity = 1'000'000;
+// Distinct values told apart per attribute name in AcknowledgedByAttribute; further values are
+// counted together under kOtherAttributeValue (an attribute such as a request id is not a breakdown).
+inline constexpr std::size_t kMaxAttributeValues = 256;
+inline constexpr std::string_view kOtherAttributeValue = "(other)";
+
+// Acknowledged promises per attribute: name -> value -> count.
+using AttributeCounts = std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
 
 struct LedgerOptions {
   std::size_t capacity = kDefaultLedgerCapacity;  // reservoir size (exhaustive up to this many promises)
@@ -89,6 +101,9 @@ class PromiseLedger {
   // The first indeterminate_capacity indeterminate calls, in recording order.
   std::vector<IndeterminatePromise> Indeterminate() const;
   LedgerCounters Counters() const;
+  // Every acknowledged promise with attributes, counted per attribute value (all of them, not the
+  // sample): the denominators of the report's "lost by attribute" table.
+  AttributeCounts AcknowledgedByAttribute() const;
   const LedgerOptions& options() const { return options_; }
 
  private:
@@ -123,6 +138,7 @@ class PromiseLedger {
   std::vector<Span> spans_;
   std::uint64_t next_span_id_ = 1;
   std::shared_ptr<LedgerStream> stream_;  // set before the run; appended to outside mu_
+  AttributeCounts by_attribute_;
   std::deque<RingEntry> ring_;
   // Unpinned promises the ring pushed out for size while still inside the window: (unix_ms, count).
   std::deque<std::pair<std::int64_t, std::uint64_t>> evicted_;

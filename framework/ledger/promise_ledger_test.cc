@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +18,74 @@ std::set<std::string> Keys(const std::vector<Promise>& promises) {
   std::set<std::string> keys;
   for (const Promise& p : promises) keys.insert(p.key);
   return keys;
+}
+
+// The layout of a promise before attributes existed: a promise without attributes may grow by one
+// pointer at most (ledgers hold 100,000s; glibc rounds the ledger's make_shared block of either
+// size to the same 112-byte chunk, bench/ledger_benchmark measures it).
+struct PromiseWithoutAttributes {
+  std::string key;
+  std::string value;
+  std::int64_t unix_ms = 0;
+  PromiseKind kind = PromiseKind::kIssued;
+};
+
+TEST(PromiseLedgerTest, AttributesCostOnePointerWhenAbsent) {
+  EXPECT_LE(sizeof(Promise), sizeof(PromiseWithoutAttributes) + sizeof(void*));
+  EXPECT_EQ(sizeof(PromiseAttributes), sizeof(void*));
+  EXPECT_TRUE(Promise{}.attributes.empty());
+}
+
+TEST(PromiseLedgerTest, AttributesAreSortedUniqueAndValidated) {
+  PromiseAttributes a{{"shard", "2"}, {"node", "kv-a"}};
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(a.begin()->first, "node");
+  a.Set("shard", "3");
+  EXPECT_EQ(a.Get("shard"), "3");
+  EXPECT_EQ(a.size(), 2u);
+  PromiseAttributes copy = a;
+  EXPECT_EQ(copy, a);
+  copy.Set("zone", "z");
+  EXPECT_NE(copy, a);
+  try {
+    a.Set("Shard", "1");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "promise attribute name 'Shard' is not [a-z0-9._-]+");
+  }
+  try {
+    PromiseAttributes twice{{"shard", "1"}, {"shard", "2"}};
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "promise attribute 'shard' is given twice");
+  }
+}
+
+TEST(PromiseLedgerTest, CountsEveryAcknowledgedPromisePerAttributeValue) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 2});  // the counts cover more than the sample
+  for (int i = 0; i < 10; ++i) {
+    Promise p = P(i, i);
+    p.attributes.Set("shard", std::to_string(i % 3));
+    if (i < 4) p.attributes.Set("node", "a");
+    ledger.RecordAcknowledged(std::move(p));
+  }
+  ledger.RecordAcknowledged(P(10, 10));  // no attributes: in no count
+  const AttributeCounts counts = ledger.AcknowledgedByAttribute();
+  EXPECT_EQ(counts, (AttributeCounts{{"node", {{"a", 4}}}, {"shard", {{"0", 4}, {"1", 3}, {"2", 3}}}}));
+  EXPECT_EQ(ledger.Sample().size(), 2u);
+}
+
+TEST(PromiseLedgerTest, ManyDistinctAttributeValuesAreCountedTogetherBeyondTheLimit) {
+  PromiseLedger ledger;
+  const int n = static_cast<int>(kMaxAttributeValues) + 10;
+  for (int i = 0; i < n; ++i) {
+    Promise p = P(i, i);
+    p.attributes.Set("request", std::to_string(i));
+    ledger.RecordAcknowledged(std::move(p));
+  }
+  const auto values = ledger.AcknowledgedByAttribute().at("request");
+  EXPECT_EQ(values.size(), kMaxAttributeValues + 1);
+  EXPECT_EQ(values.at(std::string(kOtherAttributeValue)), 10u);
 }
 
 TEST(PromiseLedgerTest, ExhaustiveUpToCapacity) {

@@ -86,7 +86,17 @@ std::string_view KindName(Violation::Kind kind) {
   return "?";
 }
 
-std::string DescribeViolation(const Violation& v) {
+namespace {
+
+// " (shard=2, node=a)" or "".
+std::string AttributesSuffix(const PromiseAttributes& attributes) {
+  if (attributes.empty()) return "";
+  std::string out = " (";
+  for (const auto& [name, value] : attributes) out += (out.size() > 2 ? ", " : "") + name + "=" + value;
+  return out + ")";
+}
+
+std::string DescribeWithoutAttributes(const Violation& v) {
   if (v.promise_kind == PromiseKind::kWritten && v.property == Violation::Property::kP3ReverseLookup) {
     if (v.kind == Violation::Kind::kNotFound) return "P3 read-back NotFound: key '" + v.key + "' expected '" + v.expected + "'";
     return "P3 read-back: key '" + v.key + "' expected '" + v.expected + "' observed '" + v.observed + "'";
@@ -96,6 +106,10 @@ std::string DescribeViolation(const Violation& v) {
   if (v.kind != Violation::Kind::kNotFound) out += " expected '" + v.expected + "' observed '" + v.observed + "'";
   return out;
 }
+
+}  // namespace
+
+std::string DescribeViolation(const Violation& v) { return DescribeWithoutAttributes(v) + AttributesSuffix(v.attributes); }
 
 VerificationReport VerifyLedger(const std::vector<Promise>& sample,
                                 const std::vector<IndeterminatePromise>& indeterminate,
@@ -181,6 +195,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
     if (c.stability == PromiseCheck::Stability::kHeld || c.stability == PromiseCheck::Stability::kChanged) {
       ++report.p2_decided;
     }
+    const std::size_t violations_before = report.violations.size();
     switch (c.read_back) {
       case PromiseCheck::ReadBack::kNotChecked:
       case PromiseCheck::ReadBack::kHeld: break;
@@ -222,6 +237,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
         break;
       case PromiseCheck::Stability::kError: undecided = true; break;
     }
+    for (std::size_t v = violations_before; v < report.violations.size(); ++v) report.violations[v].attributes = p.attributes;
     if (undecided) {
       ++report.errors;
       ++report.undecided_by_code[UndecidedCodeName(c.error_code)];

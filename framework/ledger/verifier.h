@@ -102,13 +102,14 @@ struct Violation {
   Property property = Property::kP2Stability;
   Kind kind = Kind::kChanged;
   PromiseKind promise_kind = PromiseKind::kIssued;
+  PromiseAttributes attributes{};  // the promise's (promise.h)
 };
 
 std::string_view PropertyName(Violation::Property property);  // "P2" / "P3"
 std::string_view KindName(Violation::Kind kind);  // "changed" / "NotFound" / "wrong key" / "wrong value"
 // e.g. "P3 NotFound: key 'alice' value 'p-17'", "P2 changed: key 'alice' value 'p-17' expected 'p-17'
 // observed 'p-18'", "P3 read-back: key 'k' expected 'v' observed 'w'" or "P3 read-back NotFound: key
-// 'k' expected 'v'".
+// 'k' expected 'v'"; the promise's attributes follow in parentheses: "... (shard=2, node=a)".
 std::string DescribeViolation(const Violation& violation);
 
 struct VerificationReport {

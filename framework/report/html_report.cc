@@ -215,21 +215,65 @@ std::string LostPromisesPlot(const scenario::ScenarioOutcome& o, double x_max, c
 
 constexpr std::size_t kLostRowsShown = 200;
 
+// "shard=2 node=a" (HTML-escaped).
+std::string AttributesText(const ledger::PromiseAttributes& attributes) {
+  std::string out;
+  for (const auto& [name, value] : attributes) out += (out.empty() ? "" : " ") + EscapeHtml(name) + "=" + EscapeHtml(value);
+  return out;
+}
+
 std::string LostPromisesTable(const ledger::VerificationReport& v) {
   if (v.violations.empty()) return "<p class=\"lost-promises\">no promise lost or changed</p>\n";
   std::string t = "<table class=\"lost-promises\">\n<tr><th>acknowledged (unix ms)</th><th>property</th><th>kind</th>"
-                  "<th>key</th><th>expected</th><th>observed</th></tr>\n";
+                  "<th>key</th><th>expected</th><th>observed</th><th>attributes</th></tr>\n";
   for (std::size_t i = 0; i < v.violations.size() && i < kLostRowsShown; ++i) {
     const ledger::Violation& x = v.violations[i];
     t += "<tr class=\"lost\"><td class=\"num\">" + std::to_string(x.unix_ms) + "</td><td>" +
          std::string(ledger::PropertyName(x.property)) + "</td><td>" + EscapeHtml(ledger::KindName(x.kind)) + "</td><td>" +
-         EscapeHtml(x.key) + "</td><td>" + EscapeHtml(x.expected) + "</td><td>" + EscapeHtml(x.observed) + "</td></tr>\n";
+         EscapeHtml(x.key) + "</td><td>" + EscapeHtml(x.expected) + "</td><td>" + EscapeHtml(x.observed) + "</td><td>" +
+         AttributesText(x.attributes) + "</td></tr>\n";
   }
   t += "</table>\n";
   if (v.violations.size() > kLostRowsShown) {
     t += "<p>" + std::to_string(v.violations.size() - kLostRowsShown) + " more in lost-promises.csv</p>\n";
   }
   return t;
+}
+
+// Per attribute name and value: the promises lost (distinct keys: a promise breaking P2 and P3 counts
+// once) against every promise acknowledged with that value (the ledger's counts, not the sample).
+// Nothing when no promise has attributes.
+std::string LostByAttributeTable(const scenario::ScenarioOutcome& o) {
+  ledger::AttributeCounts acknowledged;
+  if (o.ledger) acknowledged = o.ledger->AcknowledgedByAttribute();
+  std::map<std::string, std::map<std::string, std::set<std::string>>> lost;  // name -> value -> keys
+  for (const ledger::Violation& v : o.verification->violations) {
+    for (const auto& [name, value] : v.attributes) {
+      auto& values = acknowledged[name];
+      // A value the ledger counted under "(other)" is lost under "(other)" too.
+      const bool own_row = values.count(value) > 0 || values.size() < ledger::kMaxAttributeValues;
+      lost[name][own_row ? value : std::string(ledger::kOtherAttributeValue)].insert(v.key);
+      values.try_emplace(own_row ? value : std::string(ledger::kOtherAttributeValue), 0);
+    }
+  }
+  if (acknowledged.empty()) return "";
+  std::string t = "<table class=\"lost-by-attribute\">\n<caption>lost by attribute</caption>\n<tr><th>attribute</th>"
+                  "<th>value</th><th>lost</th><th>acknowledged</th><th>lost %</th></tr>\n";
+  for (const auto& [name, values] : acknowledged) {
+    for (const auto& [value, total] : values) {
+      std::size_t n = 0;
+      if (auto a = lost.find(name); a != lost.end()) {
+        if (auto b = a->second.find(value); b != a->second.end()) n = b->second.size();
+      }
+      t += "<tr class=\"attribute\" data-attribute=\"" + EscapeHtml(name) + "\" data-value=\"" + EscapeHtml(value) +
+           "\" data-lost=\"" + std::to_string(n) + "\" data-acknowledged=\"" + std::to_string(total) + "\"><td>" +
+           EscapeHtml(name) + "</td><td>" + EscapeHtml(value) + "</td><td class=\"num\">" + std::to_string(n) +
+           "</td><td class=\"num\">" + std::to_string(total) + "</td><td class=\"num\">" +
+           (total > 0 ? Fixed(100.0 * static_cast<double>(n) / static_cast<double>(total), 2) : std::string("-")) +
+           "</td></tr>\n";
+    }
+  }
+  return t + "</table>\n";
 }
 
 std::string GateTable(const std::vector<gates::GateResult>& results) {
@@ -363,7 +407,7 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
        LagPlot(*o, x_max, marks);
   if (o->verification) {
     b += "<h2>Lost or changed promises (" + std::to_string(o->verification->violations.size()) + ")</h2>\n" +
-         LostPromisesPlot(*o, x_max, marks) + LostPromisesTable(*o->verification);
+         LostPromisesPlot(*o, x_max, marks) + LostByAttributeTable(*o) + LostPromisesTable(*o->verification);
   }
   b += "<h2>Gates</h2>\n" + GateTable(o->gates);
   b += "<h2>Stage report</h2>\n" + StageTable(o->load.timeline);

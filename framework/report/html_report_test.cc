@@ -4,6 +4,7 @@
 // for an empty timeline, the interrupted and aborted notices, and the files the sink writes.
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -188,10 +189,10 @@ TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
   ledger::VerificationReport v;
   v.violations = {{.key = "k<1>", .expected = "v1", .observed = "", .value = "v1", .unix_ms = start + 4200,
                    .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
-                   .promise_kind = ledger::PromiseKind::kWritten},
+                   .promise_kind = ledger::PromiseKind::kWritten, .attributes = {{"shard", "1"}}},
                   {.key = "k2", .expected = "v2", .observed = "", .value = "v2", .unix_ms = start + 4700,
                    .property = ledger::Violation::Property::kP3ReverseLookup, .kind = ledger::Violation::Kind::kNotFound,
-                   .promise_kind = ledger::PromiseKind::kWritten},
+                   .promise_kind = ledger::PromiseKind::kWritten, .attributes = {{"shard", "2"}, {"node", "a,b"}}},
                   {.key = "k3", .expected = "a,b", .observed = "c\"d", .value = "a,b", .unix_ms = start + 5100,
                    .property = ledger::Violation::Property::kP2Stability, .kind = ledger::Violation::Kind::kChanged,
                    .promise_kind = ledger::PromiseKind::kIssued}};
@@ -199,10 +200,10 @@ TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
   const ScenarioReport r = MakeScenarioReport(outcome);
   EXPECT_EQ(r.lost_promises, 3u);
   EXPECT_EQ(r.lost_promises_csv,
-            "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n" +
-                std::to_string(start + 4200) + ",4.200,P3,NotFound,written,k<1>,v1,,v1\n" +
-                std::to_string(start + 4700) + ",4.700,P3,NotFound,written,k2,v2,,v2\n" +
-                std::to_string(start + 5100) + ",5.100,P2,changed,issued,k3,\"a,b\",\"c\"\"d\",\"a,b\"\n");
+            "unix_ms,second,property,kind,promise_kind,key,expected,observed,value,attr.node,attr.shard\n" +
+                std::to_string(start + 4200) + ",4.200,P3,NotFound,written,k<1>,v1,,v1,,1\n" +
+                std::to_string(start + 4700) + ",4.700,P3,NotFound,written,k2,v2,,v2,\"a,b\",2\n" +
+                std::to_string(start + 5100) + ",5.100,P2,changed,issued,k3,\"a,b\",\"c\"\"d\",\"a,b\",,\n");
   const std::string html = RenderHtmlReport(kInfo, r);
   EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);
   EXPECT_EQ(Count(html, "data-plot=\"lost-promises\""), 1u);
@@ -213,6 +214,24 @@ TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
   EXPECT_EQ(Count(html, "<tr class=\"lost\">"), 3u);
   EXPECT_THAT(html, HasSubstr("<h2>Lost or changed promises (3)</h2>"));
   EXPECT_THAT(html, HasSubstr("<td>k&lt;1&gt;</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>node=a,b shard=2</td>"));
+  // Without a ledger there are no acknowledged counts: the lost values still get a row each.
+  EXPECT_THAT(html, HasSubstr("data-attribute=\"shard\" data-value=\"1\" data-lost=\"1\" data-acknowledged=\"0\""));
+
+  // With the ledger's counts: per value lost / acknowledged, values without a loss too.
+  auto counted = Outcome();
+  counted.verification = v;
+  counted.ledger = std::make_unique<ledger::PromiseLedger>();
+  for (int i = 0; i < 10; ++i) {
+    counted.ledger->RecordAcknowledged({"a" + std::to_string(i), "v", start, ledger::PromiseKind::kWritten,
+                                        {{"shard", std::to_string(i % 3)}}});
+  }
+  const std::string by_attribute = RenderHtmlReport(kInfo, MakeScenarioReport(counted));
+  EXPECT_EQ(Count(by_attribute, "<table class=\"lost-by-attribute\">"), 1u);
+  EXPECT_THAT(by_attribute, HasSubstr("data-attribute=\"shard\" data-value=\"0\" data-lost=\"0\" data-acknowledged=\"4\""));
+  EXPECT_THAT(by_attribute, HasSubstr("data-attribute=\"shard\" data-value=\"1\" data-lost=\"1\" data-acknowledged=\"3\""));
+  EXPECT_THAT(by_attribute, HasSubstr("data-attribute=\"shard\" data-value=\"2\" data-lost=\"1\" data-acknowledged=\"3\""));
+  EXPECT_THAT(by_attribute, HasSubstr("data-attribute=\"node\" data-value=\"a,b\" data-lost=\"1\" data-acknowledged=\"0\""));
 
   const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
   ArtifactsReporter files;

@@ -1,6 +1,7 @@
 #include "framework/report/scenario_reporter.h"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -60,16 +61,25 @@ std::string CsvCell(const std::string& s) {
 }
 
 // lost-promises.csv: when each broken promise was acknowledged (on the run's clock), which property
-// it broke and how, and what was expected and observed.
+// it broke and how, what was expected and observed, and one `attr.<name>` column per attribute name
+// any lost promise has (empty where a promise has no such attribute).
 std::string LostPromisesCsv(const scenario::ScenarioOutcome& outcome, std::size_t* rows) {
-  std::string out = "unix_ms,second,property,kind,promise_kind,key,expected,observed,value\n";
+  std::set<std::string> names;
+  for (const ledger::Violation& v : outcome.verification->violations) {
+    for (const auto& [name, value] : v.attributes) names.insert(name);
+  }
+  std::string out = "unix_ms,second,property,kind,promise_kind,key,expected,observed,value";
+  for (const std::string& name : names) out += ",attr." + name;
+  out += "\n";
   const std::int64_t start_ms = outcome.load.timeline.clock().UnixMsOfSecond(0);
   for (const ledger::Violation& v : outcome.verification->violations) {
     char second[32];
     std::snprintf(second, sizeof second, "%.3f", static_cast<double>(v.unix_ms - start_ms) / 1000.0);
     out += std::to_string(v.unix_ms) + "," + second + "," + std::string(ledger::PropertyName(v.property)) + "," +
            CsvCell(std::string(ledger::KindName(v.kind))) + "," + std::string(ledger::PromiseKindName(v.promise_kind)) +
-           "," + CsvCell(v.key) + "," + CsvCell(v.expected) + "," + CsvCell(v.observed) + "," + CsvCell(v.value) + "\n";
+           "," + CsvCell(v.key) + "," + CsvCell(v.expected) + "," + CsvCell(v.observed) + "," + CsvCell(v.value);
+    for (const std::string& name : names) out += "," + CsvCell(std::string(v.attributes.Get(name).value_or("")));
+    out += "\n";
     ++*rows;
   }
   return out;

@@ -22,5 +22,21 @@ TEST(EscapeTest, RejectsUnknownEscapeAndTrailingBackslash) {
   EXPECT_EQ(UnescapeField("a\\"), std::nullopt);
 }
 
+TEST(EscapeTest, AttributeValuesAlsoEscapeSemicolons) {
+  EXPECT_EQ(EscapeAttributeValue("a;b\tc"), "a\\;b\\tc");
+  EXPECT_EQ(UnescapeAttributeValue("a\\;b\\tc"), "a;b\tc");
+  EXPECT_EQ(EscapeField("a;b"), "a;b");               // plain fields keep ';'
+  EXPECT_EQ(UnescapeField("a\\;b"), std::nullopt);  // and do not know its escape
+}
+
+TEST(EscapeTest, SplitsAttributesOnlyAtUnescapedSemicolons) {
+  const std::vector<std::string_view> parts = SplitAttributes("a=1\\;2;b=\\\\;c=");
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0], "a=1\\;2");
+  EXPECT_EQ(parts[1], "b=\\\\");  // an escaped backslash does not escape the ';' after it
+  EXPECT_EQ(parts[2], "c=");
+  EXPECT_EQ(SplitAttributes("").size(), 1u);
+}
+
 }  // namespace
 }  // namespace aftershock::ledger::internal
