@@ -189,6 +189,8 @@ const ConfirmationRecord* Find(const std::vector<ConfirmationRecord>& records, b
   }
   return nullptr;
 }
+// The pointer would outlive a temporary vector (AddressSanitizer: heap-use-after-free).
+const ConfirmationRecord* Find(std::vector<ConfirmationRecord>&& records, bool revert, int round = 1) = delete;
 
 TEST(ChaosSchedulerConfirmationTest, RecordsEachRoundsConfirmationOnTheTimelineWithItsOwnTime) {
   RunClock clock = RunClock::StartNow();
@@ -246,7 +248,8 @@ TEST(ChaosSchedulerConfirmationTest, ResidueAfterRevertIsRecorded) {
   ChaosScheduler chaos(clock, timeline);
   chaos.Start({{.at = milliseconds(0), .duration = milliseconds(50), .fault = f, .confirm_timeout = milliseconds(100)}});
   chaos.Finish(std::chrono::seconds(5));
-  const ConfirmationRecord* reverted = Find(chaos.confirmations(), true);
+  const std::vector<ConfirmationRecord> records = chaos.confirmations();  // Find points into it
+  const ConfirmationRecord* reverted = Find(records, true);
   ASSERT_NE(reverted, nullptr);
   EXPECT_EQ(reverted->status, Confirmation::Status::kNotConfirmed);
   EXPECT_EQ(reverted->detail, "still active");

@@ -36,7 +36,10 @@ void RetryTimer::Loop() {
       continue;
     }
     if (!stopping_ && Clock::now() < queue_.top().when) {
-      cv_.wait_until(lock, queue_.top().when);
+      // A copy: wait_until reads its deadline again after waking, and a Schedule() while the lock is
+      // released may grow the queue's vector, freeing the entry a reference would point into.
+      const Clock::time_point next = queue_.top().when;
+      cv_.wait_until(lock, next);
       continue;
     }
     std::function<void()> fn = std::move(const_cast<Entry&>(queue_.top()).fn);
