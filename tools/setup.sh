@@ -4,6 +4,7 @@
 #
 #   tools/setup.sh            # build + test dependencies
 #   tools/setup.sh --report   # and chromium, for the HTML report's browser check (ctest -L report)
+#   tools/setup.sh --fuzz     # and clang with libFuzzer, for tools/fuzz.sh (docs/fuzzing.md)
 set -euo pipefail
 
 packages=(
@@ -22,13 +23,18 @@ packages=(
   # tools/check-workflows (a ctest test of the CI workflows)
   python3 python3-yaml
 )
-# Opt-in: large, and only the browser check of the HTML report needs it (docs/report.md).
-if [[ ${1:-} == --report ]]; then
-  packages+=(chromium)
-elif [[ $# -gt 0 ]]; then
-  echo "setup: unknown argument '$1' (want nothing or --report)" >&2
-  exit 2
-fi
+# Opt-in, large and needed by one tool each: chromium only for the browser check of the HTML report
+# (docs/report.md); clang and its libFuzzer runtime only for tools/fuzz.sh (the replay tests of the
+# committed fuzz corpus build with gcc).
+for arg in "$@"; do
+  case $arg in
+    --report) packages+=(chromium) ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *)
+      echo "setup: unknown argument '$arg' (want nothing, --report and/or --fuzz)" >&2
+      exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -52,7 +52,9 @@ std::optional<CallCode> ParseCallCode(std::string_view text) {
   if (text == "GENERATOR_POOL_WAIT_DEADLINE") return kCodeGeneratorPoolWaitDeadline;
   if (text == "NOT_SENT") return kCodeNotSent;
   std::string_view digits = text;
-  if (digits.substr(0, 5) == "HTTP_") digits.remove_prefix(5);
+  // "CODE_<n>" is what CallCodeName writes for a code without a name: it must read back (a ledger
+  // file holding one otherwise fails to re-parse once written; found by fuzz/ledger_file_fuzz.cc).
+  if (digits.substr(0, 5) == "HTTP_" || digits.substr(0, 5) == "CODE_") digits.remove_prefix(5);
   CallCode value = 0;
   const auto* end = digits.data() + digits.size();
   auto [ptr, ec] = std::from_chars(digits.data(), end, value);

@@ -81,7 +81,8 @@ constexpr CallCode ClientFailureCode(ClientFailure failure) {
 CallCode PostgresErrorCode(std::string_view sqlstate, bool sent);
 
 std::string CallCodeName(CallCode code);
-// Accepts gRPC names ("UNAVAILABLE"), "HTTP_503" or a bare integer; nullopt when unrecognised.
+// Accepts gRPC names ("UNAVAILABLE"), "HTTP_503", "CODE_55" (CallCodeName of a code without a name) or
+// a bare integer; nullopt when unrecognised. ParseCallCode(CallCodeName(c)) == c for every code.
 std::optional<CallCode> ParseCallCode(std::string_view text);
 
 }  // namespace aftershock

@@ -14,6 +14,16 @@ TEST(CallCodeTest, NamesRoundTrip) {
   EXPECT_EQ(ParseCallCode("HTTP_700"), std::nullopt);
 }
 
+// fuzz/corpus/ledger_file/crash-code-55: a ledger row with code "55" parsed, but its formatted form
+// ("CODE_55") did not.
+TEST(CallCodeTest, CodesWithoutANameRoundTrip) {
+  for (CallCode code : {CallCode{55}, CallCode{17}, CallCode{600}, CallCode{-7}}) {
+    EXPECT_EQ(ParseCallCode(CallCodeName(code)), code) << CallCodeName(code);
+  }
+  EXPECT_EQ(ParseCallCode("CODE_"), std::nullopt);
+  EXPECT_EQ(ParseCallCode("CODE_x"), std::nullopt);
+}
+
 TEST(CallCodeTest, ClientFailuresSayWhetherTheRequestLeft) {
   EXPECT_EQ(ClientFailureCode(ClientFailure::kBeforeSend), kCodeNotSent);
   EXPECT_EQ(ClientFailureCode(ClientFailure::kAfterSend), kCodeTransportError);
