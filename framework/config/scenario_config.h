@@ -71,6 +71,10 @@ struct ScenarioConfig {
   // sent so that one wake-up of the dispatcher serves several; built-in default 0 (every arrival
   // on its own wake-up). docs/configuration.md gives the trade (CPU against up to this much lag).
   double dispatch_coalesce_seconds = 0;
+  // > 0, gate generator-limited: the dispatch lag p99 (how late the runner sent its arrivals) above
+  // which the run's figures describe the generator rather than the service (RunnerOptions::
+  // max_lag_p99_ms); built-in default 10 ms.
+  double max_dispatch_lag_seconds = 0.010;
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;

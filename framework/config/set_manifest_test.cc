@@ -109,7 +109,7 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
                                 "description, profile, params, env, stop_conditions, slo, rate_per_second, "
                                 "load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
-                               "dispatch_coalesce_seconds); did you mean 'load_seconds'?"));
+                               "dispatch_coalesce_seconds, max_dispatch_lag_seconds); did you mean 'load_seconds'?"));
 }
 
 TEST(SetManifestTest, UnknownKeyInDefaults) {
@@ -276,6 +276,24 @@ TEST(SetManifestTest, DispatchCoalesceDefaultsToZeroAndIsAValidatedDuration) {
                    0.001);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_coalesce_seconds: -1ms\n")),
             "manifests/sets/pr.yaml:17: key 'dispatch_coalesce_seconds': '-1ms' must be >= 0");
+}
+
+TEST(SetManifestTest, MaxDispatchLagDefaultsToTenMillisecondsAndIsAValidatedDuration) {
+  EXPECT_DOUBLE_EQ(
+      ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].max_dispatch_lag_seconds,
+      0.010);
+  EXPECT_DOUBLE_EQ(ParseSetManifest(Manifest(std::string(kBaseline) + "    max_dispatch_lag_seconds: 50ms\n"), kPath,
+                                    Environment::FromMap({}))
+                       .scenarios[0]
+                       .max_dispatch_lag_seconds,
+                   0.050);
+  EXPECT_DOUBLE_EQ(ParseSetManifest(Manifest(kBaseline), kPath,
+                                    Environment::FromMap({{"RESILIENCE_MAX_DISPATCH_LAG_SECONDS", "2ms"}}))
+                       .scenarios[0]
+                       .max_dispatch_lag_seconds,
+                   0.002);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_dispatch_lag_seconds: 0ms\n")),
+            "manifests/sets/pr.yaml:17: key 'max_dispatch_lag_seconds': '0ms' must be > 0");
 }
 
 TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValidated) {

@@ -44,6 +44,7 @@ enum KnobIndex : std::size_t {
   kMaxUndecidedRatio,
   kConvergeTimeoutSeconds,
   kDispatchCoalesceSeconds,
+  kMaxDispatchLagSeconds,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
@@ -67,6 +68,8 @@ inline constexpr KnobSpec kKnobs[] = {
      true, 30},
     {"dispatch_coalesce_seconds", "RESILIENCE_DISPATCH_COALESCE_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
      true, 0},
+    {"max_dispatch_lag_seconds", "RESILIENCE_MAX_DISPATCH_LAG_SECONDS", ValueKind::kDuration, Bound::kPositive, true,
+     0.010},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 
