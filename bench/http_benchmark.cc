@@ -185,25 +185,6 @@ RunnerRow RunAtRate(const BenchFlags& flags, const work::WorkProcess& server, do
 // wrk
 // ---------------------------------------------------------------------------------------------
 
-// A scratch directory removed with its owner.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "aftershock-hbench-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct WrkRow {
   bool ran = false;

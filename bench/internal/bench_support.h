@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "framework/process/scratch_dir.h"
+
 namespace aftershock::bench {
 
 // A bad flag value or an unknown flag; the message names the flag.
@@ -49,17 +51,15 @@ std::string FormatRatioLine(const RatioLine& line);
 std::string Fixed(double value, int decimals);
 
 // A fresh directory under the system's temporary directory, removed with everything in it when
-// the owner goes. Throws std::runtime_error when it cannot be made.
+// the owner goes (process::ScratchDir, with the path as a std::filesystem::path for `/`). Throws
+// std::runtime_error naming the path when it cannot be made.
 class TempDir {
  public:
-  TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir();
-  const std::filesystem::path& path() const { return path_; }
+  TempDir() : dir_(process::ScratchDir::Create("aftershock-bench")) {}
+  std::filesystem::path path() const { return dir_.path(); }
 
  private:
-  std::filesystem::path path_;
+  process::ScratchDir dir_;
 };
 
 // User + system CPU of every child this process has reaped so far.

@@ -22,26 +22,19 @@
 #include <thread>
 #include <vector>
 
+#include "framework/process/scratch_dir.h"
+
 namespace aftershock::gtest_integration::internal {
 
+// A fresh folder under the temporary directory, removed with everything in it (process::ScratchDir,
+// with the path as a std::filesystem::path for `/`).
 class TempDir {
  public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "aftershock-gtest-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
+  TempDir() : dir_(process::ScratchDir::Create("aftershock-gtest")) {}
+  std::filesystem::path path() const { return dir_.path(); }
 
  private:
-  std::filesystem::path path_;
+  process::ScratchDir dir_;
 };
 
 inline std::string ReadFile(const std::filesystem::path& path) {
