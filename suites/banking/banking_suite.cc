@@ -26,7 +26,6 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,17 +52,6 @@ constexpr char kPlateau[] = "plateau";
 constexpr char kBreakpoint[] = "breakpoint";
 constexpr char kPoolInUse[] = "gateway_db_pool_in_use";
 constexpr char kPoolSize[] = "gateway_db_pool_size";
-
-std::set<std::string> SplitNames(const std::string& text) {
-  std::set<std::string> names;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) names.insert(item);
-  }
-  return names;
-}
 
 bool HasStage(const load::RateProfile& profile, const std::string& name) {
   return std::any_of(profile.stages().begin(), profile.stages().end(), [&](const auto& s) { return s.name == name; });
@@ -111,13 +99,8 @@ class BankingSuite : public fixtures::ResilienceScenario {
   // `must_be_red`: the gates the seeded defect exists to turn red (the manifest's expected_red must
   // name them, and may name more that the defect also turns red here).
   void RunBanking(const std::set<std::string>& must_be_red = {}) {
-    const auto& p = config().params;
-    std::set<std::string> expected_red = SplitNames(p.GetString("expected_red"));
-    for (const std::string& gate : must_be_red) {
-      ASSERT_EQ(expected_red.count(gate), 1u)
-          << config().source << ": scenario " << config().name << ": expected_red must name '" << gate
-          << "', the gate this defect exists to turn red";
-    }
+    const std::optional<std::set<std::string>> expected_red = ExpectedRedParam(must_be_red);
+    if (!expected_red) return;
     const load::RateProfile profile = load::RateProfile::FromStages(config().profile);
     const stress::ResponseRecorderOptions recorder_options{
         .contract = {.required_body = "ERR_GATEWAY_OVERLOAD_SHEDDING"}};
@@ -139,7 +122,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
     gateway::GatewayTarget target(address, target_options);
 
     fixtures::JudgeOptions options;
-    options.expected_red = expected_red;
+    options.expected_red = *expected_red;
     options.suite_gates = [&](const fixtures::ScenarioOutcome& outcome) {
       return StressGates(outcome, profile);
     };

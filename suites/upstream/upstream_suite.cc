@@ -33,7 +33,6 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,17 +57,6 @@ using std::chrono::milliseconds;
 
 constexpr char kSteady[] = "steady";
 constexpr char kBreakerState[] = "discovery_breaker_state";
-
-std::set<std::string> SplitNames(const std::string& text) {
-  std::set<std::string> names;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) names.insert(item);
-  }
-  return names;
-}
 
 milliseconds Ms(double seconds) { return milliseconds(static_cast<long long>(seconds * 1000 + 0.5)); }
 
@@ -123,12 +111,8 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
 
   void RunUpstream(const std::set<std::string>& must_be_red = {}) {
     const auto& p = config().params;
-    std::set<std::string> expected_red = SplitNames(p.GetString("expected_red"));
-    for (const std::string& gate : must_be_red) {
-      ASSERT_EQ(expected_red.count(gate), 1u)
-          << config().source << ": scenario " << config().name << ": expected_red must name '" << gate
-          << "', the gate this defect exists to turn red";
-    }
+    const std::optional<std::set<std::string>> expected_red = ExpectedRedParam(must_be_red);
+    if (!expected_red) return;
     const load::RateProfile profile = load::RateProfile::FromStages(config().profile);
     const stress::TimeWindow steady = stress::StageWindow(profile, kSteady);
     const std::string spec = p.GetString("chaos_spec");
@@ -182,7 +166,7 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
     }
 
     fixtures::JudgeOptions judge;
-    judge.expected_red = expected_red;
+    judge.expected_red = *expected_red;
     judge.suite_gates = [&](const fixtures::ScenarioOutcome& outcome) {
       std::vector<gates::GateResult> results;
       if (sampler_) sampler_->Stop();
