@@ -52,10 +52,6 @@
 namespace aftershock::bench {
 namespace {
 
-// The acceptance bar of the issue: a rate counts as held only with dispatch-lag p99 under 1 ms.
-constexpr double kHeldLagP99Ms = 1.0;
-constexpr double kHeldAchievedRatio = 0.98;
-
 // ---------------------------------------------------------------------------------------------
 // Flags
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +138,7 @@ struct RunnerRow {
   metrics::LatencyHistogram latency;  // every completed call, from its intended send time
   std::map<CallCode, std::uint64_t> failed_by_code;
   load::HttpWorkloadStats http;
-  bool held = false;  // achieved/offered >= 0.98, lag p99 < 1 ms, not generator-limited, not cut off
+  bool held = false;  // ScheduleHeld (bench_support.h)
 };
 
 RunnerRow RunAtRate(const BenchFlags& flags, const work::WorkProcess& server, double rate, double seconds) {
@@ -176,8 +172,12 @@ RunnerRow RunAtRate(const BenchFlags& flags, const work::WorkProcess& server, do
   }
   const metrics::GeneratorHealth& h = row.result.health;
   // Against the nominal rate: when cut off, health.offered_rate counts only what was reached.
-  row.held = !row.result.interrupted && h.achieved_rate / rate >= kHeldAchievedRatio && h.lag_p99_ms < kHeldLagP99Ms &&
-             !h.generator_limited;
+  row.held = ScheduleHeld({.rate = rate,
+                           .achieved_rate = h.achieved_rate,
+                           .lag_p99_ms = h.lag_p99_ms,
+                           .shed = row.result.shed,
+                           .generator_limited = h.generator_limited,
+                           .cut_off = row.result.interrupted});
   return row;
 }
 
@@ -432,8 +432,7 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
   }
   const bool have_wrk = wrk && wrk->ran && wrk->req_per_second > 0;
   std::cout << "\n## Summary\n\n"
-            << "highest rate the runner held (ach/off >= " << kHeldAchievedRatio << ", lag p99 < "
-            << Fixed(kHeldLagP99Ms, 0) << " ms, not generator-limited): ";
+            << "highest rate the runner held (" << kHeldRule << "): ";
   if (!best_held) {
     std::cout << "none";
   } else {

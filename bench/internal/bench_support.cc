@@ -75,6 +75,11 @@ std::string Fixed(double value, int decimals) {
   return buf;
 }
 
+bool ScheduleHeld(const HeldFigures& f) {
+  return !f.cut_off && !f.generator_limited && f.shed == 0 && f.rate > 0 &&
+         f.achieved_rate / f.rate >= kHeldAchievedRatio && f.lag_p99_ms < kHeldLagP99Ms;
+}
+
 double ReapedChildrenCpuSeconds() {
   rusage usage{};
   getrusage(RUSAGE_CHILDREN, &usage);

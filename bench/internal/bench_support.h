@@ -47,6 +47,22 @@ struct RatioLine {
 };
 std::string FormatRatioLine(const RatioLine& line);
 
+// Issue 12's bar for "the schedule held" at a rate, one rule for every benchmark: achieved/offered
+// >= 0.999 of the nominal rate, dispatch lag p99 < 1 ms, no arrival shed, the runner not calling
+// itself generator-limited and the run not cut off.
+struct HeldFigures {
+  double rate = 0;           // nominal (offered) rate of the row
+  double achieved_rate = 0;  // GeneratorHealth::achieved_rate
+  double lag_p99_ms = 0;
+  unsigned long long shed = 0;
+  bool generator_limited = false;
+  bool cut_off = false;
+};
+inline constexpr double kHeldAchievedRatio = 0.999;
+inline constexpr double kHeldLagP99Ms = 1.0;
+inline constexpr char kHeldRule[] = "ach/off >= 0.999, lag p99 < 1 ms, no shed, not generator-limited, not cut off";
+bool ScheduleHeld(const HeldFigures& f);
+
 // `value` with exactly `decimals` decimals ("%.*f").
 std::string Fixed(double value, int decimals);
 

@@ -85,5 +85,28 @@ TEST(BenchSupportTest, CpuOfThisProcessIsReadable) {
   EXPECT_GE(ReapedChildrenCpuSeconds(), 0.0);
 }
 
+TEST(BenchSupportTest, ScheduleHeldIsIssueTwelvesBarAndEachConditionBreaksIt) {
+  const HeldFigures held{.rate = 5000, .achieved_rate = 4995, .lag_p99_ms = 0.9, .shed = 0};
+  EXPECT_TRUE(ScheduleHeld(held));
+  HeldFigures f = held;
+  f.achieved_rate = 4994;  // 0.9988 of the rate
+  EXPECT_FALSE(ScheduleHeld(f));
+  f = held;
+  f.lag_p99_ms = 1.0;
+  EXPECT_FALSE(ScheduleHeld(f));
+  f = held;
+  f.shed = 1;
+  EXPECT_FALSE(ScheduleHeld(f));
+  f = held;
+  f.generator_limited = true;
+  EXPECT_FALSE(ScheduleHeld(f));
+  f = held;
+  f.cut_off = true;
+  EXPECT_FALSE(ScheduleHeld(f));
+  f = held;
+  f.rate = 0;
+  EXPECT_FALSE(ScheduleHeld(f));
+}
+
 }  // namespace
 }  // namespace aftershock::bench
