@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -413,11 +414,17 @@ TEST(HttpOutcomePolicyTest, SuccessIs2xxNothingIsRetriedDeadlineAndTransportAreI
 }
 
 TEST(HttpOutcomePolicyTest, RetryableStatusIsRetriedByTheRunner) {
-  std::atomic<int> calls{0};
-  HttpTestServer server([&](const HttpRequest&) {
-    return calls.fetch_add(1) % 2 == 0 ? TestReply{.status = 503} : TestReply{.status = 200};
+  // Each call's first attempt gets 503, its retry 200: decided per call (its own path), so calls that
+  // overlap on a slow machine cannot take each other's answer.
+  std::mutex mu;
+  std::set<std::string> answered;
+  HttpTestServer server([&](const HttpRequest& request) {
+    std::lock_guard<std::mutex> lock(mu);
+    return answered.insert(request.target).second ? TestReply{.status = 503} : TestReply{.status = 200};
   });
-  HttpWorkload workload({.target = server.address()});
+  HttpWorkload workload({.target = server.address(), .make_request = [](std::uint64_t n) {
+                           return HttpRequest{.target = "/call/" + std::to_string(n)};
+                         }});
   RunnerOptions options;
   options.profile = RateProfile::Constant(5, 1);
   options.call_deadline = milliseconds(2000);
