@@ -175,14 +175,7 @@ RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double 
     row.latency.Merge(b.latency);
     for (const auto& [code, n] : b.failed_by_code) row.failed_by_code[code] += n;
   }
-  const metrics::GeneratorHealth& h = row.result.health;
-  // Against the nominal rate: when cut off, health.offered_rate counts only what was reached.
-  row.held = ScheduleHeld({.rate = rate,
-                           .achieved_rate = h.achieved_rate,
-                           .lag_p99_ms = h.lag_p99_ms,
-                           .shed = row.result.shed,
-                           .generator_limited = h.generator_limited,
-                           .cut_off = row.result.interrupted});
+  row.held = ScheduleHeld(row.result, rate);
   return row;
 }
 

@@ -62,6 +62,17 @@ inline constexpr double kHeldAchievedRatio = 0.999;
 inline constexpr double kHeldLagP99Ms = 1.0;
 inline constexpr char kHeldRule[] = "ach/off >= 0.999, lag p99 < 1 ms, no shed, not generator-limited, not cut off";
 bool ScheduleHeld(const HeldFigures& f);
+// The same for a runner's result (load::RunResult, a template so that this library needs no link to
+// the runner) at its nominal `rate`: a cut-off run's health counts only what was reached.
+template <typename RunResult>
+bool ScheduleHeld(const RunResult& result, double rate) {
+  return ScheduleHeld(HeldFigures{.rate = rate,
+                                  .achieved_rate = result.health.achieved_rate,
+                                  .lag_p99_ms = result.health.lag_p99_ms,
+                                  .shed = result.shed,
+                                  .generator_limited = result.health.generator_limited,
+                                  .cut_off = result.interrupted});
+}
 
 // `value` with exactly `decimals` decimals ("%.*f").
 std::string Fixed(double value, int decimals);
