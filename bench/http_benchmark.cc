@@ -308,16 +308,9 @@ std::string LoadAverage() {
 }
 
 // Heap bytes per call in flight: 2000/s against a server that answers after exactly 1 s, so about
-// 2000 calls are in flight after the first second. The heap in use (glibc mallinfo2) and the
-// runner's in-flight count are sampled every 20 ms; the slope of the one against the other (least
-// squares) is what one more call in flight costs, its pooled connection included.
-struct InFlightProbe {
-  double bytes_per_call = 0;
-  std::int64_t peak_in_flight = 0;
-  std::size_t samples = 0;
-};
-
-InFlightProbe ProbeInFlightMemory(const BenchFlags& flags) {
+// 2000 calls are in flight after the first second; what one more call in flight costs, its pooled
+// connection included (bench_support's SampleHeapPerCall).
+InFlightMemoryFit ProbeInFlightMemory(const BenchFlags& flags) {
   work::WorkProcess slow = work::WorkProcess::Start(
       {.extra_args = {"--latency-min-ms=1000", "--latency-max-ms=1000", "--failure-rate=0", "--workers=20000",
                       "--queue=1"}});
@@ -330,38 +323,14 @@ InFlightProbe ProbeInFlightMemory(const BenchFlags& flags) {
   options.max_in_flight = 5000;
   options.policy = load::HttpOutcomePolicy();
   load::OpenModelRunner runner(workload, std::move(options), clock);
-  std::atomic<bool> done{false};
-  std::vector<std::pair<double, double>> points;  // (in flight, heap bytes)
-  std::thread sampler([&] {
-    for (int i = 0; i < 1000 && !done.load(); ++i) {
-      const std::int64_t n = runner.Progress().in_flight;
-      const double heap = static_cast<double>(mallinfo2().uordblks);
-      points.emplace_back(static_cast<double>(n), heap);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  });
-  runner.Run();
-  done.store(true);
-  sampler.join();
-  InFlightProbe probe;
-  probe.samples = points.size();
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (const auto& [x, y] : points) {
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-    probe.peak_in_flight = std::max(probe.peak_in_flight, static_cast<std::int64_t>(x));
-  }
-  const double n = static_cast<double>(points.size());
-  const double denominator = n * sxx - sx * sx;
-  probe.bytes_per_call = denominator > 0 ? (n * sxy - sx * sy) / denominator : 0;
+  const InFlightMemoryFit probe =
+      SampleHeapPerCall([&] { return runner.Progress().in_flight; }, [&] { runner.Run(); });
   slow.Stop();
   return probe;
 }
 
 void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<WrkRow>& wrk,
-                 const std::optional<InFlightProbe>& probe) {
+                 const std::optional<InFlightMemoryFit>& probe) {
   std::cout << "\n## Open-model runner over HTTP (OpenModelRunner + HttpWorkload, GET /work, " << flags.connections
             << " keep-alive connection(s), " << flags.io_threads << " I/O thread(s), " << Fixed(flags.seconds, 1)
             << " s per rate, deadline 2 s)\n\n"
@@ -530,7 +499,7 @@ int Main(int argc, char** argv) {
     wrk = RunWrk(flags, server);
   }
 
-  std::optional<InFlightProbe> probe;
+  std::optional<InFlightMemoryFit> probe;
   if (flags.inflight_probe) {
     std::cout << "memory: 2000/s against a server answering after 1 s ...\n" << std::flush;
     probe = ProbeInFlightMemory(flags);

@@ -75,6 +75,7 @@ struct BenchFlags {
   double soak_rate = 5000;
   double soak_warmup_seconds = 60;
   bool soak_compact = true;  // RunnerOptions::compact_final_seconds in the soak
+  bool inflight_probe = true;  // heap bytes per gRPC call in flight
   bool help = false;
 };
 
@@ -95,6 +96,7 @@ constexpr char kUsage[] =
     "  --soak_warmup_seconds=S  RSS is compared from this point of the soak on (default 60)\n"
     "  --soak_compact=BOOL    compact the soak's finished seconds (default true; false: the dense timeline, to compare)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
+    "  --inflight_probe=BOOL  measure the heap bytes per gRPC call in flight (default true)\n"
     "Dashes and underscores are interchangeable in flag names.\n";
 
 // Flags win over the environment, as with Google Benchmark's BENCHMARK_* variables.
@@ -126,6 +128,7 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "h2load_clients") f.h2load_clients = ParsePositiveInt(name, value);
     else if (name == "h2load_streams") f.h2load_streams = ParsePositiveInt(name, value);
     else if (name == "reference") f.reference = ParseBool(name, value);
+    else if (name == "inflight_probe") f.inflight_probe = ParseBool(name, value);
     else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
     else if (name == "soak_seconds") f.soak_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
@@ -545,6 +548,12 @@ int Main(int argc, char** argv) {
               << flags.h2load_streams << " ...\n"
               << std::flush;
     h2 = RunH2load(flags, server);
+  }
+
+  if (flags.inflight_probe) {
+    std::cout << "\n## Memory: heap bytes per call in flight (2000/s, every call stalled 1 s by the server)\n"
+              << std::flush;
+    ProbeGrpcInFlightMemory(target, server.address());
   }
 
   if (flags.soak_seconds > 0) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/internal/bench_support.h"
+#include "fixtures/targets/pseudonym/test_control_client.h"
 #include "framework/common/run_clock.h"
 #include "framework/ledger/ledger_stream.h"
 #include "framework/ledger/promise_ledger.h"
@@ -79,6 +80,34 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << " MiB, at the end " << Fixed(end, 1) << " MiB, highest after the warm-up " << Fixed(max_after, 1)
             << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
             << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
+}
+
+InFlightMemoryFit ProbeGrpcInFlightMemory(fixtures::PseudonymTarget& target, const std::string& server_address) {
+  pseudonym::TestControlClient control(server_address);
+  pseudonym::v1::Defects stall;
+  stall.set_stall_rate(1);
+  stall.set_stall_ms(1000);
+  control.SetDefects(stall);
+  ledger::PromiseLedger ledger(ledger::LedgerOptions{.capacity = 10000});
+  const RunClock clock = RunClock::StartNow();
+  auto workload = target.MakeWorkload(ledger, clock);
+  load::RunnerOptions options;
+  options.profile = load::RateProfile::Constant(2000, 2.5);
+  options.call_deadline = std::chrono::seconds(3);
+  options.max_in_flight = 5000;
+  load::OpenModelRunner runner(*workload, std::move(options), clock);
+  InFlightMemoryFit fit;
+  try {
+    fit = SampleHeapPerCall([&] { return runner.Progress().in_flight; }, [&] { runner.Run(); });
+  } catch (...) {
+    control.SetDefects({});
+    throw;
+  }
+  control.SetDefects({});
+  std::cout << "memory: " << Fixed(fit.bytes_per_call, 0) << " heap bytes per gRPC call in flight (least squares over "
+            << fit.samples << " samples up to " << fit.peak_in_flight
+            << " in flight, glibc mallinfo2; the server stalled every call 1 s)\n";
+  return fit;
 }
 
 }  // namespace aftershock::bench

@@ -1,10 +1,14 @@
 #include "bench/internal/bench_support.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 namespace aftershock::bench {
 namespace {
@@ -78,6 +83,46 @@ std::string Fixed(double value, int decimals) {
 bool ScheduleHeld(const HeldFigures& f) {
   return !f.cut_off && !f.generator_limited && f.shed == 0 && f.rate > 0 &&
          f.achieved_rate / f.rate >= kHeldAchievedRatio && f.lag_p99_ms < kHeldLagP99Ms;
+}
+
+InFlightMemoryFit FitHeapPerCall(const std::vector<std::pair<double, double>>& points) {
+  InFlightMemoryFit fit;
+  fit.samples = points.size();
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [x, y] : points) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+    fit.peak_in_flight = std::max(fit.peak_in_flight, static_cast<std::int64_t>(x));
+  }
+  const double n = static_cast<double>(points.size());
+  const double denominator = n * sxx - sx * sx;
+  fit.bytes_per_call = denominator > 0 ? (n * sxy - sx * sy) / denominator : 0;
+  return fit;
+}
+
+InFlightMemoryFit SampleHeapPerCall(const std::function<std::int64_t()>& in_flight, const std::function<void()>& run) {
+  std::atomic<bool> done{false};
+  std::vector<std::pair<double, double>> points;  // (in flight, heap bytes)
+  std::thread sampler([&] {
+    for (int i = 0; i < 1000 && !done.load(); ++i) {
+      const std::int64_t n = in_flight();
+      const double heap = static_cast<double>(mallinfo2().uordblks);
+      points.emplace_back(static_cast<double>(n), heap);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  try {
+    run();
+  } catch (...) {
+    done.store(true);
+    sampler.join();
+    throw;
+  }
+  done.store(true);
+  sampler.join();
+  return FitHeapPerCall(points);
 }
 
 double ReapedChildrenCpuSeconds() {

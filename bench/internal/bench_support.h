@@ -12,10 +12,14 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/process/scratch_dir.h"
@@ -88,6 +92,19 @@ class TempDir {
  private:
   process::ScratchDir dir_;
 };
+
+// Heap bytes per call in flight: (calls in flight, heap bytes in use) samples, fitted by least
+// squares; the slope is what one more call in flight costs. Zero with fewer than two distinct
+// in-flight counts.
+struct InFlightMemoryFit {
+  double bytes_per_call = 0;
+  std::int64_t peak_in_flight = 0;
+  std::size_t samples = 0;
+};
+InFlightMemoryFit FitHeapPerCall(const std::vector<std::pair<double, double>>& points);
+// Runs `run` on this thread while another samples `in_flight()` and glibc's heap in use
+// (mallinfo2().uordblks) every 20 ms (at most 1000 samples), then fits them.
+InFlightMemoryFit SampleHeapPerCall(const std::function<std::int64_t()>& in_flight, const std::function<void()>& run);
 
 // User + system CPU of every child this process has reaped so far.
 double ReapedChildrenCpuSeconds();

@@ -4,8 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace aftershock::bench {
 namespace {
@@ -106,6 +113,35 @@ TEST(BenchSupportTest, ScheduleHeldIsIssueTwelvesBarAndEachConditionBreaksIt) {
   f = held;
   f.rate = 0;
   EXPECT_FALSE(ScheduleHeld(f));
+}
+
+TEST(BenchSupportTest, HeapPerCallIsTheLeastSquaresSlope) {
+  // heap = 1 MB + 3808 bytes per call in flight, exactly: the slope comes back.
+  std::vector<std::pair<double, double>> points;
+  for (int n : {0, 500, 1000, 1500, 2000, 1200}) points.emplace_back(n, 1e6 + 3808.0 * n);
+  const InFlightMemoryFit fit = FitHeapPerCall(points);
+  EXPECT_NEAR(fit.bytes_per_call, 3808, 1e-6);
+  EXPECT_EQ(fit.peak_in_flight, 2000);
+  EXPECT_EQ(fit.samples, 6u);
+  // One in-flight count only: no slope to fit.
+  EXPECT_EQ(FitHeapPerCall({{100, 5e6}, {100, 6e6}}).bytes_per_call, 0);
+  EXPECT_EQ(FitHeapPerCall({}).samples, 0u);
+}
+
+TEST(BenchSupportTest, SampleHeapPerCallSamplesWhileTheRunRuns) {
+  std::atomic<std::int64_t> in_flight{0};
+  std::vector<std::unique_ptr<char[]>> held;
+  const InFlightMemoryFit fit = SampleHeapPerCall([&] { return in_flight.load(); },
+                                                  [&] {
+                                                    for (int i = 1; i <= 20; ++i) {  // 64 KiB more per "call"
+                                                      held.push_back(std::make_unique<char[]>(64 * 1024));
+                                                      in_flight.store(i);
+                                                      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                                                    }
+                                                  });
+  EXPECT_GE(fit.samples, 2u);
+  EXPECT_GT(fit.bytes_per_call, 0);
+  EXPECT_LE(fit.peak_in_flight, 20);
 }
 
 }  // namespace
