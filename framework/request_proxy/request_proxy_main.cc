@@ -21,6 +21,7 @@
 #include "framework/request_proxy/grpc_fault_proxy.h"
 #include "framework/request_proxy/http_fault_proxy.h"
 #include "framework/request_proxy/request_rules.h"
+#include "framework/process/stop_signals.h"
 
 namespace {
 
@@ -84,12 +85,8 @@ int main(int argc, char** argv) {
       if (used != flag("seed").size() || used == 0) throw FlagError("bad value '" + flag("seed") + "' for --seed: not an integer");
     }
 
-    // Block the signals before any thread starts, so only sigwait below receives them.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    // Before any thread starts, so that only Wait() below receives SIGTERM and SIGINT.
+    const aftershock::process::StopSignals stop = aftershock::process::StopSignals::Block();
 
     auto rules = std::make_shared<RuleTable>(seed ? RuleTable::SeededRng(*seed) : RuleTable::RandomRng());
     nlohmann::json listeners = nlohmann::json::object();
@@ -114,8 +111,7 @@ int main(int argc, char** argv) {
       throw std::runtime_error("cannot write --port-file '" + flag("port-file") + "'");
     }
 
-    int received = 0;
-    sigwait(&signals, &received);
+    const int received = stop.Wait();
     const std::size_t cleared = rules->ClearAll();
     control.Stop();
     if (grpc_proxy) grpc_proxy->Stop();

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "framework/cluster/fault_proxy/fault_proxy.h"
+#include "framework/process/stop_signals.h"
 
 namespace {
 
@@ -66,12 +67,8 @@ int main(int argc, char** argv) {
     }
     if (listen.empty() || upstream.empty()) return Usage();
 
-    // Block the signals before the proxy thread starts so that only sigwait below receives them.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    // Before the proxy thread starts, so that only Wait() below receives SIGTERM and SIGINT.
+    const aftershock::process::StopSignals stop = aftershock::process::StopSignals::Block();
 
     const auto [listen_host, listen_port] = ParseHostPort(listen);
     const auto [upstream_host, upstream_port] = ParseHostPort(upstream);
@@ -81,8 +78,7 @@ int main(int argc, char** argv) {
                 upstream_host.c_str(), upstream_port);
     std::fflush(stdout);
 
-    int received = 0;
-    sigwait(&signals, &received);
+    const int received = stop.Wait();
     const auto stats = proxy->stats();
     std::printf("stopping on signal %d: accepted=%llu bytes_up=%llu bytes_down=%llu resets=%llu\n", received,
                 static_cast<unsigned long long>(stats.accepted), static_cast<unsigned long long>(stats.bytes_up),
