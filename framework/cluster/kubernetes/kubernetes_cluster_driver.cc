@@ -106,10 +106,9 @@ KubernetesClusterDriver::~KubernetesClusterDriver() {
 
 KubernetesClusterDriver::Result KubernetesClusterDriver::Kubectl(const std::vector<std::string>& args,
                                                                  std::chrono::milliseconds timeout, bool check) {
-  const std::string out_path = scratch_.path() + "/kubectl.out";
-  const std::string err_path = scratch_.path() + "/kubectl.err";
-  std::remove(out_path.c_str());
-  std::remove(err_path.c_str());
+  const std::string call = scratch_.path() + "/kubectl-" + std::to_string(++calls_);
+  const std::string out_path = call + ".out";
+  const std::string err_path = call + ".err";
   process::ChildOptions child;
   child.program = "/bin/sh";
   // stdout (the JSON) and stderr apart: the child's log file takes stdout, the shell sends stderr
@@ -127,6 +126,8 @@ KubernetesClusterDriver::Result KubernetesClusterDriver::Kubectl(const std::vect
   }
   result.out = ReadAll(out_path);
   result.err = Trim(ReadAll(err_path));
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
   if (check && result.code != 0) {
     throw std::runtime_error("kubectl " + Join(args) + ": exit " + std::to_string(result.code) +
                              (result.err.empty() ? "" : ": " + result.err));
@@ -136,6 +137,7 @@ KubernetesClusterDriver::Result KubernetesClusterDriver::Kubectl(const std::vect
 
 std::string KubernetesClusterDriver::Apply(const std::string& kind, const std::string& prefix,
                                            const std::string& spec_yaml, const std::string& group) {
+  std::unique_lock lock(mu_);
   const std::string name = "aftershock-" + prefix + "-" + std::to_string(++sequence_);
   const std::string path = scratch_.path() + "/" + name + ".yaml";
   {
@@ -154,17 +156,20 @@ std::string KubernetesClusterDriver::Apply(const std::string& kind, const std::s
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   // Remembered before the apply: an apply that times out may still have created it.
   held_.push_back({lower, name, group});
+  lock.unlock();
   Kubectl({"apply", "-f", path}, options_.command_timeout);
   return lower + "/" + name;
 }
 
 std::vector<std::string> KubernetesClusterDriver::HeldObjects() const {
+  std::lock_guard lock(mu_);
   std::vector<std::string> out;
   for (const Held& h : held_) out.push_back(h.kind + "/" + h.name);
   return out;
 }
 
 std::vector<std::string> KubernetesClusterDriver::Cleanup() {
+  std::lock_guard lock(mu_);
   std::vector<std::string> problems;
   std::vector<Held> kept;
   for (const Held& h : held_) {
@@ -363,17 +368,26 @@ chaos::ActionOutcome KubernetesClusterDriver::SetReplicationLinkFaults(const std
 }
 
 chaos::ActionOutcome KubernetesClusterDriver::DeleteGroup(const std::string& group, const std::string& what) {
+  std::lock_guard lock(mu_);
   std::vector<Held> kept;
   std::vector<std::string> deleted;
+  std::vector<std::string> failed;
   for (const Held& h : held_) {
     if (h.group != group) {
       kept.push_back(h);
       continue;
     }
-    Kubectl({"-n", options_.ns, "delete", h.kind, h.name, "--ignore-not-found", "--wait=false"}, options_.command_timeout);
+    const Result r = Kubectl({"-n", options_.ns, "delete", h.kind, h.name, "--ignore-not-found", "--wait=false"},
+                             options_.command_timeout, false);
+    if (r.code != 0) {
+      kept.push_back(h);  // still held: Cleanup retries it
+      failed.push_back(h.kind + "/" + h.name + " (exit " + std::to_string(r.code) + ": " + r.err + ")");
+      continue;
+    }
     deleted.push_back(h.kind + "/" + h.name);
   }
   held_ = kept;
+  if (!failed.empty()) throw std::runtime_error("clearing " + what + ": cannot delete " + Join(failed));
   return {"cleared " + what + (deleted.empty() ? " (none held)" : ": deleted " + Join(deleted)), ""};
 }
 
@@ -412,12 +426,18 @@ std::string KubernetesClusterDriver::ResolveNode(const std::string& node) {
 chaos::ActionOutcome KubernetesClusterDriver::Drain(const std::string& node, std::chrono::milliseconds timeout) {
   if (timeout.count() == 0) timeout = options_.drain_timeout;
   const std::string name = ResolveNode(node);
-  cordoned_[node] = name;  // drain cordons first: from here on, uncordon always
+  {
+    std::lock_guard lock(mu_);
+    cordoned_[node] = name;  // drain cordons first: from here on, uncordon always
+  }
   const Result r = Kubectl({"drain", name, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=" + Seconds(timeout)},
                            timeout + std::chrono::seconds(30), false);
   if (r.code != 0) {
     const Result u = Kubectl({"uncordon", name}, options_.command_timeout, false);
-    if (u.code == 0) cordoned_.erase(node);
+    if (u.code == 0) {
+      std::lock_guard lock(mu_);
+      cordoned_.erase(node);
+    }
     throw std::runtime_error("drain of node " + node + " (" + name + ") failed (exit " + std::to_string(r.code) + ": " +
                              r.err + "); " + (u.code == 0 ? "uncordoned" : "uncordon failed too (" + u.err + "), retried on cleanup"));
   }
@@ -425,9 +445,15 @@ chaos::ActionOutcome KubernetesClusterDriver::Drain(const std::string& node, std
 }
 
 chaos::ActionOutcome KubernetesClusterDriver::Uncordon(const std::string& node) {
-  const auto it = cordoned_.find(node);
-  const std::string name = it != cordoned_.end() ? it->second : ResolveNode(node);
+  std::string name;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = cordoned_.find(node);
+    if (it != cordoned_.end()) name = it->second;
+  }
+  if (name.empty()) name = ResolveNode(node);
   Kubectl({"uncordon", name}, options_.command_timeout);
+  std::lock_guard lock(mu_);
   cordoned_.erase(node);
   return {"uncordoned node " + node + " (" + name + ")", node};
 }

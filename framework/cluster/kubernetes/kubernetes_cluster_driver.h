@@ -24,7 +24,8 @@
 //  - SetReplicationMode and SetReplicaDefects throw: the synchronous stanza is the manifest's, and
 //    the image has no defects switch.
 // Every chaos object it created is deleted, and every node it cordoned uncordoned, by Cleanup(),
-// which the destructor calls: on any exit of the scenario that owns the driver.
+// which the destructor calls: on any exit of the scenario that owns the driver. Thread-safe: a fault
+// may poll Observe while another acts.
 //
 // Not yet (docs/kubernetes.md, "What is left"): ReplicaState.pid is 0 (a pod has no pid the
 // generator could check), so the replica-kill, rolling-restart and drain faults, which confirm through
@@ -32,8 +33,10 @@
 #ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_KUBERNETES_KUBERNETES_CLUSTER_DRIVER_H_
 #define AFTERSHOCK_FRAMEWORK_CLUSTER_KUBERNETES_KUBERNETES_CLUSTER_DRIVER_H_
 
+#include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -108,6 +111,8 @@ class KubernetesClusterDriver : public chaos::ClusterDriver {
 
   KubernetesDriverOptions options_;
   process::ScratchDir scratch_;  // the objects applied and the commands' output
+  std::atomic<int> calls_{0};    // names each call's output files
+  mutable std::mutex mu_;        // guards sequence_, held_, cordoned_ (never held across a Drain)
   int sequence_ = 0;
   std::vector<Held> held_;
   std::map<std::string, std::string> cordoned_;  // scenario node name -> Kubernetes node name

@@ -11,10 +11,14 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "framework/process/scratch_dir.h"
@@ -313,6 +317,44 @@ TEST_F(KubernetesClusterDriverTest, DatabaseLinkFaultsAreNetworkChaosClearedByCl
   chaos::LinkFault reset;
   reset.reset = true;
   EXPECT_THROW(driver.SetDatabaseLinkFaults("", reset), std::runtime_error);
+}
+
+TEST_F(KubernetesClusterDriverTest, AClearThatCannotDeleteThrowsAndCleanupRetries) {
+  chaos::LinkFault blackhole;
+  blackhole.blackhole = true;
+  Fail("-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found --wait=false",
+       "Unable to connect to the server: dial tcp 172.18.0.2:6443: i/o timeout");
+  {
+    KubernetesClusterDriver driver(options_);
+    driver.SetDatabaseLinkFaults("", blackhole);
+    try {
+      driver.ClearDatabaseLinkFaults();
+      FAIL() << "a failed delete was reported as cleared";
+    } catch (const std::runtime_error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("cannot delete networkchaos/aftershock-db-link-1 (exit 1: Unable to connect"));
+    }
+    EXPECT_THAT(driver.HeldObjects(), ElementsAre("networkchaos/aftershock-db-link-1"));
+    EXPECT_THAT(driver.Cleanup(), ElementsAre(HasSubstr("networkchaos/aftershock-db-link-1: delete exit 1")));
+    ::remove((dir_.path() + "/fail/" + Key("-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found "
+                                            "--wait=false")).c_str());
+  }
+  // The destructor tried once more, and this time the delete went through.
+  const std::vector<std::string> calls = Calls();
+  EXPECT_EQ(std::count(calls.begin(), calls.end(),
+                       "-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found --wait=false"),
+            3);
+}
+
+TEST_F(KubernetesClusterDriverTest, ObserveFromTwoThreadsAtOnce) {
+  KubernetesClusterDriver driver(options_);
+  std::atomic<int> steady{0};
+  const auto observe = [&] {
+    for (int i = 0; i < 5; ++i) steady += driver.Observe().steady ? 1 : 0;
+  };
+  std::thread other(observe);
+  observe();
+  other.join();
+  EXPECT_EQ(steady.load(), 10);
 }
 
 TEST_F(KubernetesClusterDriverTest, RollingRestartIsRolloutRestartAndStatus) {
