@@ -94,7 +94,13 @@ std::string Label(const json& object, const std::string& key) {
 }  // namespace
 
 KubernetesClusterDriver::KubernetesClusterDriver(KubernetesDriverOptions options)
-    : options_(std::move(options)), scratch_(process::ScratchDir::Create("aftershock-k8s")) {}
+    : options_(std::move(options)), scratch_(process::ScratchDir::Create("aftershock-k8s")) {
+  if (options_.run_id.empty()) {
+    char id[8];
+    std::snprintf(id, sizeof id, "%06x", static_cast<unsigned>(std::random_device{}() & 0xffffffu));
+    options_.run_id = id;
+  }
+}
 
 KubernetesClusterDriver::~KubernetesClusterDriver() {
   try {
@@ -138,7 +144,7 @@ KubernetesClusterDriver::Result KubernetesClusterDriver::Kubectl(const std::vect
 std::string KubernetesClusterDriver::Apply(const std::string& kind, const std::string& prefix,
                                            const std::string& spec_yaml, const std::string& group) {
   std::unique_lock lock(mu_);
-  const std::string name = "aftershock-" + prefix + "-" + std::to_string(++sequence_);
+  const std::string name = "aftershock-" + prefix + "-" + options_.run_id + "-" + std::to_string(++sequence_);
   const std::string path = scratch_.path() + "/" + name + ".yaml";
   {
     std::ofstream out(path);

@@ -53,6 +53,9 @@ struct KubernetesDriverOptions {
   std::string database = "aftershock-db";  // the CloudNativePG Cluster
   int service_port = 8081;
   std::string node_label = "aftershock.dev/node";
+  // In every chaos object's name (aftershock-primary-kill-<run_id>-1), so that two drivers, or a run
+  // and the leftovers of one that was killed, never share a name. "" = 6 random hex digits.
+  std::string run_id;
   std::chrono::milliseconds command_timeout{60000};   // each kubectl call but drain and rollout status
   std::chrono::milliseconds rollout_timeout{300000};  // rollout status
   std::chrono::milliseconds drain_timeout{120000};    // Drain(node, 0)

@@ -101,6 +101,7 @@ class KubernetesClusterDriverTest : public ::testing::Test {
     ::chmod((dir_.path() + "/kubectl").c_str(), 0700);
     options_.kubectl = dir_.path() + "/kubectl";
     options_.poll_period = std::chrono::milliseconds(10);
+    options_.run_id = "t1";
     Answer("-n aftershock get pods -l app.kubernetes.io/name=aftershock-pseudonym -o json", ServicePods());
     Answer("-n aftershock get clusters.postgresql.cnpg.io aftershock-db -o json", DatabaseCluster());
     Answer("-n aftershock get pods -l cnpg.io/cluster=aftershock-db -o json", DatabasePods());
@@ -122,7 +123,7 @@ class KubernetesClusterDriverTest : public ::testing::Test {
     std::ifstream in(dir_.path() + "/calls.log");
     std::vector<std::string> calls;
     std::string line;
-    const std::regex scratch("/[^ ]*/(aftershock-[a-z-]+-[0-9]+\\.yaml)");
+    const std::regex scratch("/[^ ]*/(aftershock-[a-z0-9-]+\\.yaml)");
     while (std::getline(in, line)) calls.push_back(std::regex_replace(line, scratch, "<dir>/$1"));
     return calls;
   }
@@ -185,9 +186,9 @@ TEST_F(KubernetesClusterDriverTest, PrimaryKillIsOnePodChaosOnThePrimaryDeletedO
                      R"({"cnpg.io/cluster": "aftershock-db", "cnpg.io/instanceRole": "primary"})")}));
     const chaos::ActionOutcome outcome = driver.KillDatabasePrimary();
     EXPECT_EQ(outcome.target, "aftershock-db-1");
-    EXPECT_EQ(outcome.summary, "killed database primary aftershock-db-1 (podchaos/aftershock-primary-kill-1)");
-    EXPECT_THAT(driver.HeldObjects(), ElementsAre("podchaos/aftershock-primary-kill-1"));
-    const YAML::Node chaos = Applied("aftershock-primary-kill-1");
+    EXPECT_EQ(outcome.summary, "killed database primary aftershock-db-1 (podchaos/aftershock-primary-kill-t1-1)");
+    EXPECT_THAT(driver.HeldObjects(), ElementsAre("podchaos/aftershock-primary-kill-t1-1"));
+    const YAML::Node chaos = Applied("aftershock-primary-kill-t1-1");
     EXPECT_EQ(chaos["apiVersion"].as<std::string>(), "chaos-mesh.org/v1alpha1");
     EXPECT_EQ(chaos["kind"].as<std::string>(), "PodChaos");
     EXPECT_EQ(chaos["metadata"]["namespace"].as<std::string>(), "aftershock");
@@ -199,8 +200,8 @@ TEST_F(KubernetesClusterDriverTest, PrimaryKillIsOnePodChaosOnThePrimaryDeletedO
   // The driver is gone: what it applied is deleted.
   EXPECT_THAT(Calls(),
               ElementsAre("-n aftershock get pods -l cnpg.io/cluster=aftershock-db,cnpg.io/instanceRole=primary -o json",
-                          "apply -f <dir>/aftershock-primary-kill-1.yaml",
-                          "-n aftershock delete podchaos aftershock-primary-kill-1 --ignore-not-found --wait=false"));
+                          "apply -f <dir>/aftershock-primary-kill-t1-1.yaml",
+                          "-n aftershock delete podchaos aftershock-primary-kill-t1-1 --ignore-not-found --wait=false"));
 }
 
 TEST_F(KubernetesClusterDriverTest, PrimaryKillFailsLoudlyWhenNoPodCarriesThePrimaryLabel) {
@@ -220,19 +221,29 @@ TEST_F(KubernetesClusterDriverTest, PrimaryKillFailsLoudlyWhenNoPodCarriesThePri
 TEST_F(KubernetesClusterDriverTest, ReplicaKillTargetsTheNamedPod) {
   KubernetesClusterDriver driver(options_);
   EXPECT_EQ(driver.KillReplica("aftershock-pseudonym-7c9d-bbbbb").summary,
-            "killed replica aftershock-pseudonym-7c9d-bbbbb (podchaos/aftershock-replica-kill-1)");
-  EXPECT_EQ(Applied("aftershock-replica-kill-1")["spec"]["selector"]["pods"]["aftershock"][0].as<std::string>(),
+            "killed replica aftershock-pseudonym-7c9d-bbbbb (podchaos/aftershock-replica-kill-t1-1)");
+  EXPECT_EQ(Applied("aftershock-replica-kill-t1-1")["spec"]["selector"]["pods"]["aftershock"][0].as<std::string>(),
             "aftershock-pseudonym-7c9d-bbbbb");
   // "" = a random ready replica, from what Observe sees.
   const std::string random = driver.KillReplica("").target;
   EXPECT_THAT(random, ::testing::StartsWith("aftershock-pseudonym-7c9d-"));
-  EXPECT_THAT(driver.HeldObjects(), ElementsAre("podchaos/aftershock-replica-kill-1", "podchaos/aftershock-replica-kill-2"));
+  EXPECT_THAT(driver.HeldObjects(), ElementsAre("podchaos/aftershock-replica-kill-t1-1", "podchaos/aftershock-replica-kill-t1-2"));
   EXPECT_TRUE(driver.Cleanup().empty());
   EXPECT_TRUE(driver.HeldObjects().empty());
   const std::vector<std::string> calls = Calls();
   ASSERT_GE(calls.size(), 2u);
-  EXPECT_EQ(calls[calls.size() - 2], "-n aftershock delete podchaos aftershock-replica-kill-1 --ignore-not-found --wait=false");
-  EXPECT_EQ(calls[calls.size() - 1], "-n aftershock delete podchaos aftershock-replica-kill-2 --ignore-not-found --wait=false");
+  EXPECT_EQ(calls[calls.size() - 2], "-n aftershock delete podchaos aftershock-replica-kill-t1-1 --ignore-not-found --wait=false");
+  EXPECT_EQ(calls[calls.size() - 1], "-n aftershock delete podchaos aftershock-replica-kill-t1-2 --ignore-not-found --wait=false");
+}
+
+TEST_F(KubernetesClusterDriverTest, ObjectNamesCarryARunIdSoRunsNeverShareOne) {
+  options_.run_id = "";
+  KubernetesClusterDriver first(options_);
+  KubernetesClusterDriver second(options_);
+  const std::string a = first.KillReplica("aftershock-pseudonym-7c9d-bbbbb").summary;
+  const std::string b = second.KillReplica("aftershock-pseudonym-7c9d-bbbbb").summary;
+  EXPECT_THAT(a, ::testing::MatchesRegex(".*podchaos/aftershock-replica-kill-[0-9a-f]{6}-1\\)"));
+  EXPECT_NE(a, b);
 }
 
 TEST_F(KubernetesClusterDriverTest, DrainResolvesTheNodeAndUncordonsOnExit) {
@@ -293,26 +304,26 @@ TEST_F(KubernetesClusterDriverTest, DatabaseLinkFaultsAreNetworkChaosClearedByCl
   chaos::LinkFault blackhole;
   blackhole.blackhole = true;
   EXPECT_EQ(driver.SetDatabaseLinkFaults("", blackhole).summary,
-            "service -> every instance: partition (networkchaos/aftershock-db-link-1)");
+            "service -> every instance: partition (networkchaos/aftershock-db-link-t1-1)");
   chaos::LinkFault slow;
   slow.latency = std::chrono::milliseconds(200);
   slow.jitter = std::chrono::milliseconds(50);
   EXPECT_EQ(driver.SetDatabaseLinkFaults("aftershock-db-2", slow).summary,
-            "service -> aftershock-db-2: delay 200 ms +- 50 ms (networkchaos/aftershock-db-link-2)");
-  const YAML::Node partition = Applied("aftershock-db-link-1");
+            "service -> aftershock-db-2: delay 200 ms +- 50 ms (networkchaos/aftershock-db-link-t1-2)");
+  const YAML::Node partition = Applied("aftershock-db-link-t1-1");
   EXPECT_EQ(partition["kind"].as<std::string>(), "NetworkChaos");
   EXPECT_EQ(partition["spec"]["action"].as<std::string>(), "partition");
   EXPECT_EQ(partition["spec"]["direction"].as<std::string>(), "both");
   EXPECT_EQ(partition["spec"]["selector"]["labelSelectors"]["app.kubernetes.io/name"].as<std::string>(), "aftershock-pseudonym");
   EXPECT_EQ(partition["spec"]["target"]["selector"]["labelSelectors"]["cnpg.io/cluster"].as<std::string>(), "aftershock-db");
-  const YAML::Node delay = Applied("aftershock-db-link-2");
+  const YAML::Node delay = Applied("aftershock-db-link-t1-2");
   EXPECT_EQ(delay["spec"]["delay"]["latency"].as<std::string>(), "200ms");
   EXPECT_EQ(delay["spec"]["target"]["selector"]["pods"]["aftershock"][0].as<std::string>(), "aftershock-db-2");
   ForgetCalls();
   EXPECT_EQ(driver.ClearDatabaseLinkFaults().summary,
-            "cleared database link faults: deleted networkchaos/aftershock-db-link-1 networkchaos/aftershock-db-link-2");
-  EXPECT_THAT(Calls(), ElementsAre("-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found --wait=false",
-                                   "-n aftershock delete networkchaos aftershock-db-link-2 --ignore-not-found --wait=false"));
+            "cleared database link faults: deleted networkchaos/aftershock-db-link-t1-1 networkchaos/aftershock-db-link-t1-2");
+  EXPECT_THAT(Calls(), ElementsAre("-n aftershock delete networkchaos aftershock-db-link-t1-1 --ignore-not-found --wait=false",
+                                   "-n aftershock delete networkchaos aftershock-db-link-t1-2 --ignore-not-found --wait=false"));
   EXPECT_TRUE(driver.HeldObjects().empty());
   chaos::LinkFault reset;
   reset.reset = true;
@@ -322,7 +333,7 @@ TEST_F(KubernetesClusterDriverTest, DatabaseLinkFaultsAreNetworkChaosClearedByCl
 TEST_F(KubernetesClusterDriverTest, AClearThatCannotDeleteThrowsAndCleanupRetries) {
   chaos::LinkFault blackhole;
   blackhole.blackhole = true;
-  Fail("-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found --wait=false",
+  Fail("-n aftershock delete networkchaos aftershock-db-link-t1-1 --ignore-not-found --wait=false",
        "Unable to connect to the server: dial tcp 172.18.0.2:6443: i/o timeout");
   {
     KubernetesClusterDriver driver(options_);
@@ -331,17 +342,17 @@ TEST_F(KubernetesClusterDriverTest, AClearThatCannotDeleteThrowsAndCleanupRetrie
       driver.ClearDatabaseLinkFaults();
       FAIL() << "a failed delete was reported as cleared";
     } catch (const std::runtime_error& e) {
-      EXPECT_THAT(e.what(), HasSubstr("cannot delete networkchaos/aftershock-db-link-1 (exit 1: Unable to connect"));
+      EXPECT_THAT(e.what(), HasSubstr("cannot delete networkchaos/aftershock-db-link-t1-1 (exit 1: Unable to connect"));
     }
-    EXPECT_THAT(driver.HeldObjects(), ElementsAre("networkchaos/aftershock-db-link-1"));
-    EXPECT_THAT(driver.Cleanup(), ElementsAre(HasSubstr("networkchaos/aftershock-db-link-1: delete exit 1")));
-    ::remove((dir_.path() + "/fail/" + Key("-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found "
+    EXPECT_THAT(driver.HeldObjects(), ElementsAre("networkchaos/aftershock-db-link-t1-1"));
+    EXPECT_THAT(driver.Cleanup(), ElementsAre(HasSubstr("networkchaos/aftershock-db-link-t1-1: delete exit 1")));
+    ::remove((dir_.path() + "/fail/" + Key("-n aftershock delete networkchaos aftershock-db-link-t1-1 --ignore-not-found "
                                             "--wait=false")).c_str());
   }
   // The destructor tried once more, and this time the delete went through.
   const std::vector<std::string> calls = Calls();
   EXPECT_EQ(std::count(calls.begin(), calls.end(),
-                       "-n aftershock delete networkchaos aftershock-db-link-1 --ignore-not-found --wait=false"),
+                       "-n aftershock delete networkchaos aftershock-db-link-t1-1 --ignore-not-found --wait=false"),
             3);
 }
 
