@@ -22,6 +22,8 @@ packages=(
   procps iproute2
   # tools/check-workflows (a ctest test of the CI workflows)
   python3 python3-yaml
+  # tools/k8s-run is checked by shellcheck (a ctest test)
+  shellcheck
 )
 # Opt-in, large and needed by one tool each: chromium only for the browser check of the HTML report
 # (docs/report.md); clang and its libFuzzer runtime only for tools/fuzz.sh (the replay tests of the

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tools/k8s-run against stand-in kind, kubectl, helm, docker and aftershock-collect first on PATH,
+# each recording its calls: the exact commands of `up`, the refusals of the pre-flight, a primary
+# label on more or fewer than one pod, `collect` red without a timeline, and `all` collecting and
+# deleting the cluster when a step fails.
+#
+#   bash tools/k8s_run_test.sh        # exit 0 when every case holds, else 1 naming the case
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+run=$repo/tools/k8s-run
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/k8s-run-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# A fresh set of stand-ins. Behaviour switches are files in $scratch/control.
+setup() {
+  rm -rf "${scratch:?}/bin" "${scratch:?}/control" "${scratch:?}/inotify" "${scratch:?}/artifacts" "${scratch:?}/build" \
+    "${scratch:?}/calls.log"
+  mkdir -p "$scratch/bin" "$scratch/control" "$scratch/inotify" "$scratch/build/tools/report"
+  echo 512 >"$scratch/inotify/max_user_instances"
+  echo 524288 >"$scratch/inotify/max_user_watches"
+  local tool
+  for tool in kind helm; do
+    printf '#!/bin/sh\necho "%s $*" >> "%s/calls.log"\n' "$tool" "$scratch" >"$scratch/bin/$tool"
+  done
+  cat >"$scratch/bin/docker" <<EOF
+#!/bin/sh
+echo "docker \$*" >> "$scratch/calls.log"
+[ -e "$scratch/control/no-image-\$3" ] && exit 1
+exit 0
+EOF
+  cat >"$scratch/bin/kubectl" <<EOF
+#!/bin/sh
+echo "kubectl \$*" >> "$scratch/calls.log"
+case "\$*" in
+  *instanceRole=primary*) cat "$scratch/control/primaries" 2>/dev/null || echo pod/aftershock-db-1 ;;
+  *"logs job/aftershock-loadgen"*) [ -e "$scratch/control/no-log" ] || echo "##aftershock BEGIN load-timeline.csv set=pr scenario=baseline" ;;
+esac
+exit 0
+EOF
+  cat >"$scratch/build/tools/report/aftershock-collect" <<EOF
+#!/bin/sh
+echo "aftershock-collect \$*" >> "$scratch/calls.log"
+out=\${1#--out=}
+mkdir -p "\$out/pr/baseline" && echo unix_ms,second > "\$out/pr/baseline/load-timeline.csv"
+EOF
+  chmod +x "$scratch"/bin/* "$scratch/build/tools/report/aftershock-collect"
+}
+
+# run <expected status> <command...>: runs k8s-run with the stand-ins; output in $scratch/out.
+k8s_run() {
+  local expected=$1
+  shift
+  local status=0
+  PATH="$scratch/bin:$PATH" "$run" "$@" --inotify-dir="$scratch/inotify" --artifacts="$scratch/artifacts" \
+    --build="$scratch/build" >"$scratch/out" 2>&1 || status=$?
+  if [[ $status != "$expected" ]]; then
+    fail "k8s-run $*: exit $status, wanted $expected; output:"
+    sed 's/^/  /' "$scratch/out" >&2
+  fi
+}
+
+expect_output() {
+  grep -qF -- "$1" "$scratch/out" || fail "output lacks '$1':$(sed 's/^/  /' "$scratch/out")"
+}
+
+expect_calls() {
+  local want
+  want=$(printf '%s\n' "$@")
+  local have
+  have=$(sed "s|$repo|<repo>|g" "$scratch/calls.log" 2>/dev/null || true)
+  [[ $have == "$want" ]] || fail "calls differ:$(diff <(echo "$want") <(echo "$have") | sed 's/^/  /')"
+}
+
+# 1. up: the exact sequence to steady state.
+setup
+k8s_run 0 up
+expect_calls \
+  "docker image inspect aftershock-pseudonym:dev" \
+  "docker image inspect aftershock-loadgen:dev" \
+  "kind create cluster --config <repo>/manifests/kubernetes/kind-config.yaml --name aftershock" \
+  "kind load docker-image aftershock-pseudonym:dev aftershock-loadgen:dev --name aftershock" \
+  "helm repo add cnpg https://cloudnative-pg.github.io/charts --force-update" \
+  "helm upgrade --install cnpg cnpg/cloudnative-pg --namespace cnpg-system --create-namespace --wait --timeout 10m" \
+  "helm repo add chaos-mesh https://charts.chaos-mesh.org --force-update" \
+  "helm upgrade --install chaos-mesh chaos-mesh/chaos-mesh --namespace chaos-mesh --create-namespace --set chaosDaemon.runtime=containerd --set chaosDaemon.socketPath=/run/containerd/containerd.sock --set dashboard.create=false --wait --timeout 10m" \
+  "kubectl apply -f <repo>/manifests/kubernetes/namespaces.yaml -f <repo>/manifests/kubernetes/cnpg-cluster.yaml" \
+  "kubectl -n aftershock wait cluster/aftershock-db --for=jsonpath={.status.readyInstances}=3 --timeout=10m" \
+  "kubectl -n aftershock get pods -l cnpg.io/cluster=aftershock-db,cnpg.io/instanceRole=primary -o name" \
+  "kubectl apply -f <repo>/manifests/kubernetes/pseudonym.yaml" \
+  "kubectl -n aftershock rollout status deployment/aftershock-pseudonym --timeout=5m" \
+  "kubectl apply -f <repo>/manifests/kubernetes/loadgen-rbac.yaml -f <repo>/manifests/kubernetes/loadgen-networkpolicy.yaml"
+expect_output "up: cluster aftershock steady"
+
+# 2. The pre-flight refuses low inotify limits, before creating anything.
+setup
+echo 128 >"$scratch/inotify/max_user_instances"
+k8s_run 1 up
+expect_output "inotify limits 128 instances / 524288 watches are below kind's 512 / 524288"
+[[ ! -e $scratch/calls.log ]] || fail "pre-flight (inotify) called: $(cat "$scratch/calls.log")"
+
+# 3. ... and an image that is not built.
+setup
+touch "$scratch/control/no-image-aftershock-loadgen:dev"
+k8s_run 1 up
+expect_output "image aftershock-loadgen:dev is not built: docker build -f manifests/kubernetes/images/loadgen.Dockerfile"
+grep -q '^kind' "$scratch/calls.log" && fail "pre-flight (image) went on to kind"
+
+# 4. Not exactly one primary: stop before the service.
+setup
+printf 'pod/aftershock-db-1\npod/aftershock-db-2\n' >"$scratch/control/primaries"
+k8s_run 1 up
+expect_output "wants exactly one pod labelled cnpg.io/instanceRole=primary"
+grep -q 'pseudonym.yaml' "$scratch/calls.log" && fail "up went on after two primaries"
+setup
+: >"$scratch/control/primaries"
+k8s_run 1 up
+expect_output "found: none"
+
+# 5. collect: every artifact, the timelines through the collector; green with a timeline.
+setup
+k8s_run 0 collect
+expect_output "collect: artifacts in $scratch/artifacts"
+[[ -s $scratch/artifacts/resilience.log ]] || fail "collect wrote no resilience.log"
+grep -q "aftershock-collect --out=$scratch/artifacts/timelines $scratch/artifacts/resilience.log" "$scratch/calls.log" ||
+  fail "collect did not run the collector on the generator's log"
+for f in pods.txt events.txt cnpg-cluster.yaml cnpg-instances.log service.log cluster-dump.txt; do
+  [[ -e $scratch/artifacts/$f ]] || fail "collect did not write $f"
+done
+
+# 6. ... red without one (a generator that ran nothing emits no timeline).
+setup
+touch "$scratch/control/no-log"
+k8s_run 1 collect
+expect_output "no load timeline in the generator's log"
+grep -q "no load timeline" "$scratch/artifacts/failures.txt" || fail "failures.txt lacks the reason"
+
+# 7. all: the scenarios step is not built (exit 2), and the cluster is still collected and deleted.
+setup
+k8s_run 2 all
+expect_output "scenarios: not built yet"
+[[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] ||
+  fail "all did not end by deleting the cluster: $(tail -n 3 "$scratch/calls.log")"
+grep -q "logs job/aftershock-loadgen" "$scratch/calls.log" || fail "all did not collect"
+
+# 8. all: a failing up is collected and deleted too, with up's status.
+setup
+echo 128 >"$scratch/inotify/max_user_instances"
+k8s_run 1 all
+[[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] || fail "a failed up left the cluster"
+
+# 9. Usage.
+setup
+k8s_run 2 upp
+k8s_run 2 up down
+
+if ((failures > 0)); then
+  echo "k8s_run_test: $failures failure(s)" >&2
+  exit 1
+fi
+echo "k8s_run_test: all cases hold"
