@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "framework/gates/availability_gates.h"
 #include "framework/metrics/stage_summary.h"
 #include "framework/report/svg_plot.h"
 
@@ -215,6 +216,66 @@ std::string LostPromisesPlot(const scenario::ScenarioOutcome& o, double x_max, c
     p.series.push_back(std::move(series));
   }
   return RenderPlot(p);
+}
+
+// The figure `name` of `g`, or nullopt.
+std::optional<double> FigureOf(const gates::GateResult& g, const std::string& name) {
+  for (const auto& [n, v] : g.figures) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+// The recovery stop-clock: per fault round, the time the service took to recover, read from the
+// time-to-recover gate's figures (time_to_recover_ms_round_<n> from the revert, _from_apply_ from
+// the apply; -1: did not recover). Its rounds are the chaos timeline's fault spans the gate measured
+// (those with a time_to_recover_<fault> figure), in order. On a time-axis plot of ok calls per second
+// under the fault windows, each round is a bracket from its revert to its recovery ("round 1 stall:
+// recovered 0.3 s after the revert", `<g class="confirm-span" data-fault="...">`), a round that did
+// not recover an instant at its revert (`data-event="not-recovered"`); then a table, one `<tr
+// class="round" data-round data-fault data-ms data-from-apply-ms>` per round. Nothing without rounds.
+std::string RecoveryStopClock(const scenario::ScenarioOutcome& o, double x_max, const ChaosMarks& m) {
+  const auto gate = std::find_if(o.gates.begin(), o.gates.end(),
+                                 [](const gates::GateResult& g) { return g.name == gates::kTimeToRecover; });
+  if (gate == o.gates.end() || gate->not_applicable) return "";
+  std::vector<chaos::FaultSpan> rounds;
+  for (const chaos::FaultSpan& span : o.chaos.Spans(static_cast<std::int64_t>(o.load.timeline.size()))) {
+    if (FigureOf(*gate, "time_to_recover_" + span.fault)) rounds.push_back(span);
+  }
+  if (rounds.empty() || !FigureOf(*gate, "time_to_recover_ms_round_1")) return "";
+  Plot p = BasePlot("recovery", "recovery stop-clock: from each fault round's revert to the recovery (time-to-recover)",
+                    "ok/s", false, x_max, ChaosMarks{.windows = m.windows, .instants = {}, .spans = {}});
+  PlotSeries ok{.name = "ok", .color = "#2ca02c", .points = {}, .dashed = false};
+  const auto& secs = o.load.timeline.seconds();
+  for (std::size_t i = 0; i < secs.size(); ++i) ok.points.emplace_back(static_cast<double>(i) + 0.5, static_cast<double>(secs[i].ok));
+  p.series.push_back(std::move(ok));
+  std::string table = "<table class=\"recovery-stop-clock\">\n<tr><th>round</th><th>fault</th><th>revert (s)</th>"
+                      "<th>recovered after the revert</th><th>after the apply</th></tr>\n";
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const std::string n = std::to_string(i + 1);
+    const std::optional<double> ms = FigureOf(*gate, "time_to_recover_ms_round_" + n);
+    const std::optional<double> apply_ms = FigureOf(*gate, "time_to_recover_from_apply_ms_round_" + n);
+    if (!ms) break;  // fewer round figures than spans: show what the gate measured
+    const double revert = rounds[i].revert_ms / 1000.0;
+    const bool recovered = *ms >= 0;
+    const std::string label = "round " + n + " " + rounds[i].fault;
+    if (recovered) {
+      p.spans.push_back({.label = label + ": recovered " + Fixed(*ms / 1000.0, 1) + " s after the revert",
+                         .fault = rounds[i].fault, .begin = revert, .end = revert + *ms / 1000.0});
+    } else {
+      p.instants.push_back({.kind = "not-recovered", .label = rounds[i].fault, .title = label + ": did not recover",
+                            .at = revert});
+    }
+    const auto text = [](std::optional<double> v) {
+      return !v ? std::string("-") : *v < 0 ? std::string("did not recover") : Fixed(*v / 1000.0, 3) + " s";
+    };
+    table += "<tr class=\"round\" data-round=\"" + n + "\" data-fault=\"" + EscapeHtml(rounds[i].fault) +
+             "\" data-ms=\"" + Shortest(*ms) + "\" data-from-apply-ms=\"" + (apply_ms ? Shortest(*apply_ms) : "") +
+             "\"><td class=\"num\">" + n + "</td><td>" + EscapeHtml(rounds[i].fault) + "</td><td class=\"num\">" +
+             Fixed(revert) + "</td><td class=\"num\">" + text(ms) + "</td><td class=\"num\">" + text(apply_ms) +
+             "</td></tr>\n";
+  }
+  return "<h2>Recovery stop-clock</h2>\n" + RenderPlot(p) + table + "</table>\n";
 }
 
 constexpr std::size_t kLostRowsShown = 200;
@@ -459,6 +520,7 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
     b += "<h2>Lost or changed promises (" + std::to_string(o->verification->violations.size()) + ")</h2>\n" +
          LostPromisesPlot(*o, x_max, marks) + LostByAttributeTable(*o) + LostPromisesTable(*o->verification);
   }
+  b += RecoveryStopClock(*o, x_max, marks);
   b += "<h2>Gates</h2>\n" + GateTable(o->gates, info.expected_red);
   b += "<h2>Stage report</h2>\n" + StageTable(o->load.timeline);
   b += "<h2>Chaos timeline</h2>\n" + ChaosTable(*o) + ConfirmationTable(*o);

@@ -10,6 +10,8 @@
 //     fault's confirmation marked: per-second offered / ok / failed by code / shed ("throughput"),
 //     p50 / p99 / max latency on a log axis ("latency"), dispatch lag p50 / p99 / max ("lag"), and
 //     on each the time a fault took to confirm its effect (the failover time);
+//   - the recovery stop-clock when the time-to-recover gate timed fault rounds (`data-plot="recovery"`:
+//     per round a bracket from the revert to the recovery, and a table of the rounds);
 //   - the gate table, red first (FAIL, then PASS, then N/A; with expected-red gates: one that stayed
 //     green first, then the other red ones, then the expected red ones), with each gate's message
 //     (figure and budget) and figures; the stage report; the chaos timeline; the fault confirmations.

@@ -254,6 +254,43 @@ TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
   EXPECT_THAT(none_lost, HasSubstr("no promise lost or changed"));
 }
 
+TEST(HtmlReport, TheRecoveryStopClockTimesEveryFaultRound) {
+  auto outcome = Outcome();  // the stall from 3 s to 6 s, the kill (an action) at 8 s
+  outcome.gates.push_back({.name = "time-to-recover", .passed = false, .message = "stall 0.3 s after the revert, ...",
+                           .figures = {{"time_to_recover_stall", 1},
+                                       {"time_to_recover_kill-replica", -1},
+                                       {"time_to_recover_ms_round_1", 300},
+                                       {"time_to_recover_ms_round_2", -1},
+                                       {"time_to_recover_ms_min", 300},
+                                       {"time_to_recover_ms_max", -1},
+                                       {"time_to_recover_from_apply_ms_round_1", 3300},
+                                       {"time_to_recover_from_apply_ms_round_2", -1}}});
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);
+  EXPECT_THAT(html, HasSubstr("<h2>Recovery stop-clock</h2>"));
+  const auto begin = html.find("data-plot=\"recovery\"");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string plot = html.substr(begin, html.find("</svg>", begin) - begin);
+  // Both fault windows; the stall's round a bracket from its revert (6 s) to 6.3 s; the kill's a mark.
+  EXPECT_EQ(Count(plot, "class=\"chaos-window\""), 2u);
+  EXPECT_EQ(Count(plot, "<g class=\"confirm-span\" data-fault=\"stall\">"), 1u);
+  EXPECT_THAT(plot, HasSubstr(">round 1 stall: recovered 0.3 s after the revert</text>"));
+  EXPECT_EQ(Count(plot, "class=\"chaos-event\" data-event=\"not-recovered\" data-fault=\"kill-replica\""), 1u);
+  EXPECT_THAT(plot, Not(HasSubstr("confirmed after")));  // the confirmations are the other plots'
+  EXPECT_THAT(html, HasSubstr("<tr class=\"round\" data-round=\"1\" data-fault=\"stall\" data-ms=\"300\" "
+                              "data-from-apply-ms=\"3300\"><td class=\"num\">1</td><td>stall</td><td "
+                              "class=\"num\">6.000</td><td class=\"num\">0.300 s</td><td class=\"num\">3.300 s</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"round\" data-round=\"2\" data-fault=\"kill-replica\" data-ms=\"-1\" "
+                              "data-from-apply-ms=\"-1\"><td class=\"num\">2</td><td>kill-replica</td><td "
+                              "class=\"num\">8.000</td><td class=\"num\">did not recover</td>"));
+
+  // No fault round (the gate N/A), or no time-to-recover gate: no stop-clock.
+  auto no_rounds = Outcome();
+  no_rounds.gates.push_back(gates::NotApplicable("time-to-recover", "no fault round to recover from"));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(no_rounds)), Not(HasSubstr("Recovery stop-clock")));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(Outcome())), Not(HasSubstr("data-plot=\"recovery\"")));
+}
+
 TEST(SvgPlot, BreaksALineAtAMissingPoint) {
   Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
          .series = {}, .windows = {}, .instants = {}, .spans = {}};

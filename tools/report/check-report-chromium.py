@@ -4,7 +4,7 @@
 For every scenario folder of a set (one holding report.html), and for the set's index.html:
   - the screenshot is not blank (more than MIN_COLOURS distinct colours; PNG decoded here, no PIL);
   - the DOM Chromium built has one plot each of throughput, latency and lag (and lost-promises when
-    the folder has lost-promises.csv), one chaos-window per
+    the folder has lost-promises.csv, recovery when its time-to-recover gate timed rounds), one chaos-window per
     fault span of chaos-timeline.csv on each plot, and a gate table whose FAIL / PASS / N/A rows
     match verdict.txt's lines; the page's verdict (PASS, FAIL or RED-AS-EXPECTED) matches the
     folder's verdict.txt, failures.txt and gates.json's expected_red;
@@ -171,6 +171,16 @@ def folder_judgement(folder):
     return "FAIL"
 
 
+def has_recovery_rounds(folder):
+    """Whether gates.json's time-to-recover gate timed fault rounds (the page's recovery stop-clock)."""
+    try:
+        gates = json.loads(read(os.path.join(folder, "gates.json")) or "{}").get("gates") or []
+    except ValueError:
+        return False
+    return any(g.get("name") == "time-to-recover" and g.get("result") != "N/A"
+               and "time_to_recover_ms_round_1" in (g.get("figures") or {}) for g in gates)
+
+
 def render(chromium, profile, page, png):
     url = "file://" + os.path.abspath(page)
     shot = run_chromium(chromium, profile, ["--screenshot=" + png, url])
@@ -200,6 +210,8 @@ def check_scenario(chromium, profile, folder, page=None):
     want_plots = ["lag", "latency", "throughput"]
     if os.path.exists(os.path.join(folder, "lost-promises.csv")):
         want_plots.append("lost-promises")
+    if has_recovery_rounds(folder):
+        want_plots.append("recovery")
     if sorted(dom.plots) != sorted(want_plots):
         problems.append("plots %s, want one each of %s" % (dom.plots, ", ".join(want_plots)))
     spans = expected_spans(folder)
