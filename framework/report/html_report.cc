@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "framework/gates/availability_gates.h"
 #include "framework/metrics/stage_summary.h"
 #include "framework/report/svg_plot.h"
 
@@ -20,11 +21,15 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5
 h1{font-size:1.4em;margin:0 0 .3em}h2{font-size:1.1em;margin:1.4em 0 .4em;border-bottom:1px solid #ddd}
 .banner{padding:.6em 1em;border-radius:4px;margin-bottom:1em}
 .banner.pass{background:#e3f4e1;border-left:6px solid #2ca02c}.banner.fail{background:#fbe3e3;border-left:6px solid #d62728}
+.banner.expected{background:#e4ecf7;border-left:6px solid #1f77b4}
 table{border-collapse:collapse;font-size:.85em;margin:.4em 0}th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr[data-result="FAIL"] td.result,.verdict-FAIL{background:#d62728;color:#fff;font-weight:bold}
 tr[data-result="PASS"] td.result,.verdict-PASS{background:#2ca02c;color:#fff}
 tr[data-result="N/A"] td.result{background:#999;color:#fff}
+tr.gate.caught td.result,.verdict-RED-AS-EXPECTED{background:#1f77b4;color:#fff;font-weight:bold}
+tr.gate.not-caught td{background:#fbe3e3;font-weight:bold}tr.gate.not-caught td.result{background:#d62728;color:#fff}
+span.expectation{display:block;font-size:.8em;font-weight:normal}ul.caught li{color:#1f4e79}
 svg.plot{width:100%;height:auto;display:block;margin:.3em 0 1em}
 svg .plot-area{fill:#fcfcfc;stroke:#bbb}svg .grid{stroke:#e4e4e4}svg .tick,svg .legend{font-size:11px;fill:#555}
 svg .plot-title{font-size:13px;font-weight:bold;fill:#222}svg .no-data{font-size:16px;fill:#999}
@@ -213,6 +218,66 @@ std::string LostPromisesPlot(const scenario::ScenarioOutcome& o, double x_max, c
   return RenderPlot(p);
 }
 
+// The figure `name` of `g`, or nullopt.
+std::optional<double> FigureOf(const gates::GateResult& g, const std::string& name) {
+  for (const auto& [n, v] : g.figures) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+// The recovery stop-clock: per fault round, the time the service took to recover, read from the
+// time-to-recover gate's figures (time_to_recover_ms_round_<n> from the revert, _from_apply_ from
+// the apply; -1: did not recover). Its rounds are the chaos timeline's fault spans the gate measured
+// (those with a time_to_recover_<fault> figure), in order. On a time-axis plot of ok calls per second
+// under the fault windows, each round is a bracket from its revert to its recovery ("round 1 stall:
+// recovered 0.3 s after the revert", `<g class="confirm-span" data-fault="...">`), a round that did
+// not recover an instant at its revert (`data-event="not-recovered"`); then a table, one `<tr
+// class="round" data-round data-fault data-ms data-from-apply-ms>` per round. Nothing without rounds.
+std::string RecoveryStopClock(const scenario::ScenarioOutcome& o, double x_max, const ChaosMarks& m) {
+  const auto gate = std::find_if(o.gates.begin(), o.gates.end(),
+                                 [](const gates::GateResult& g) { return g.name == gates::kTimeToRecover; });
+  if (gate == o.gates.end() || gate->not_applicable) return "";
+  std::vector<chaos::FaultSpan> rounds;
+  for (const chaos::FaultSpan& span : o.chaos.Spans(static_cast<std::int64_t>(o.load.timeline.size()))) {
+    if (FigureOf(*gate, "time_to_recover_" + span.fault)) rounds.push_back(span);
+  }
+  if (rounds.empty() || !FigureOf(*gate, "time_to_recover_ms_round_1")) return "";
+  Plot p = BasePlot("recovery", "recovery stop-clock: from each fault round's revert to the recovery (time-to-recover)",
+                    "ok/s", false, x_max, ChaosMarks{.windows = m.windows, .instants = {}, .spans = {}});
+  PlotSeries ok{.name = "ok", .color = "#2ca02c", .points = {}, .dashed = false};
+  const auto& secs = o.load.timeline.seconds();
+  for (std::size_t i = 0; i < secs.size(); ++i) ok.points.emplace_back(static_cast<double>(i) + 0.5, static_cast<double>(secs[i].ok));
+  p.series.push_back(std::move(ok));
+  std::string table = "<table class=\"recovery-stop-clock\">\n<tr><th>round</th><th>fault</th><th>revert (s)</th>"
+                      "<th>recovered after the revert</th><th>after the apply</th></tr>\n";
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const std::string n = std::to_string(i + 1);
+    const std::optional<double> ms = FigureOf(*gate, "time_to_recover_ms_round_" + n);
+    const std::optional<double> apply_ms = FigureOf(*gate, "time_to_recover_from_apply_ms_round_" + n);
+    if (!ms) break;  // fewer round figures than spans: show what the gate measured
+    const double revert = rounds[i].revert_ms / 1000.0;
+    const bool recovered = *ms >= 0;
+    const std::string label = "round " + n + " " + rounds[i].fault;
+    if (recovered) {
+      p.spans.push_back({.label = label + ": recovered " + Fixed(*ms / 1000.0, 1) + " s after the revert",
+                         .fault = rounds[i].fault, .begin = revert, .end = revert + *ms / 1000.0});
+    } else {
+      p.instants.push_back({.kind = "not-recovered", .label = rounds[i].fault, .title = label + ": did not recover",
+                            .at = revert});
+    }
+    const auto text = [](std::optional<double> v) {
+      return !v ? std::string("-") : *v < 0 ? std::string("did not recover") : Fixed(*v / 1000.0, 3) + " s";
+    };
+    table += "<tr class=\"round\" data-round=\"" + n + "\" data-fault=\"" + EscapeHtml(rounds[i].fault) +
+             "\" data-ms=\"" + Shortest(*ms) + "\" data-from-apply-ms=\"" + (apply_ms ? Shortest(*apply_ms) : "") +
+             "\"><td class=\"num\">" + n + "</td><td>" + EscapeHtml(rounds[i].fault) + "</td><td class=\"num\">" +
+             Fixed(revert) + "</td><td class=\"num\">" + text(ms) + "</td><td class=\"num\">" + text(apply_ms) +
+             "</td></tr>\n";
+  }
+  return "<h2>Recovery stop-clock</h2>\n" + RenderPlot(p) + table + "</table>\n";
+}
+
 constexpr std::size_t kLostRowsShown = 200;
 
 // "shard=2 node=a" (HTML-escaped).
@@ -276,20 +341,38 @@ std::string LostByAttributeTable(const scenario::ScenarioOutcome& o) {
   return t + "</table>\n";
 }
 
-std::string GateTable(const std::vector<gates::GateResult>& results) {
-  // Red first, then green, then not applicable; the verdict's order within each.
+// Red first, then green, then not applicable, the verdict's order within each; with expected-red
+// gates (a seeded defect): an expected-red gate that stayed green or N/A first (the real failure:
+// `<tr class="gate not-caught">`), then the other red gates, then the expected red ones (`<tr
+// class="gate caught">`). data-result stays the gate's own word; data-expected="red" marks the
+// expected ones.
+std::string GateTable(const std::vector<gates::GateResult>& results, const std::set<std::string>& expected_red) {
+  const auto rank = [&](const gates::GateResult& g) {
+    const bool expected = expected_red.count(g.name) != 0;
+    if (expected) return g.passed ? 0 : 2;
+    return !g.passed ? 1 : (g.not_applicable ? 4 : 3);
+  };
   std::vector<const gates::GateResult*> rows;
-  for (int pass = 0; pass < 3; ++pass) {
+  for (int pass = 0; pass < 5; ++pass) {
     for (const auto& g : results) {
-      const int rank = !g.passed ? 0 : (g.not_applicable ? 2 : 1);
-      if (rank == pass) rows.push_back(&g);
+      if (rank(g) == pass) rows.push_back(&g);
     }
   }
   std::string o = "<table class=\"gates\">\n<tr><th>result</th><th>gate</th><th>figure and budget</th><th>figures</th></tr>\n";
   for (const gates::GateResult* g : rows) {
     const std::string word(gates::StatusWord(*g));
-    o += "<tr class=\"gate\" data-result=\"" + word + "\" data-gate=\"" + EscapeHtml(g->name) + "\"><td class=\"result\">" +
-         word + "</td><td>" + EscapeHtml(g->name) + "</td><td>" + EscapeHtml(g->message) + "</td><td>";
+    const bool expected = expected_red.count(g->name) != 0;
+    std::string cls = "gate", note;
+    if (expected && !g->passed) {
+      cls += " caught";
+      note = "<span class=\"expectation\">red as expected: the seeded defect was caught</span>";
+    } else if (expected) {
+      cls += " not-caught";
+      note = "<span class=\"expectation\">expected red: the seeded defect was NOT caught</span>";
+    }
+    o += "<tr class=\"" + cls + "\" data-result=\"" + word + "\" data-gate=\"" + EscapeHtml(g->name) + "\"" +
+         (expected ? " data-expected=\"red\"" : "") + "><td class=\"result\">" + word + note + "</td><td>" +
+         EscapeHtml(g->name) + "</td><td>" + EscapeHtml(g->message) + "</td><td>";
     for (std::size_t i = 0; i < g->figures.size(); ++i) {
       o += (i ? "<br>" : "") + std::string("<code>") + EscapeHtml(g->figures[i].first) + " = " +
            Shortest(g->figures[i].second) + "</code>";
@@ -343,9 +426,35 @@ std::string ConfirmationTable(const scenario::ScenarioOutcome& o) {
   return t + "</table>\n";
 }
 
-std::string WhySection(const ScenarioReport& report) {
+// "a, b" (HTML-escaped).
+std::string NameList(const std::set<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + EscapeHtml(n);
+  return out;
+}
+
+// The judgement the page shows: the report's, or from all_passed for a report made by hand.
+std::string JudgementOf(const ScenarioReport& report) {
+  if (!report.judgement.empty()) return report.judgement;
+  return std::string(report.all_passed ? kJudgementPass : kJudgementFail);
+}
+
+// "RED AS EXPECTED" for RED-AS-EXPECTED, the word itself otherwise.
+std::string JudgementText(const std::string& judgement) {
+  return judgement == kJudgementRedAsExpected ? "RED AS EXPECTED" : judgement;
+}
+
+std::string WhySection(const ScenarioInfo& info, const ScenarioReport& report) {
   std::string o;
   const scenario::ScenarioOutcome* out = report.outcome;
+  const bool caught = JudgementOf(report) == kJudgementRedAsExpected;
+  if (caught) {
+    o += "<p class=\"expected-red\"><b>Red as expected:</b> the scenario seeds a defect that must turn " +
+         NameList(info.expected_red) + " red, and it did: the defect was caught, and nothing else is red.</p>\n";
+  } else if (!info.expected_red.empty()) {
+    o += "<p class=\"expected-red\">The scenario seeds a defect that must turn " + NameList(info.expected_red) +
+         " red (and nothing else).</p>\n";
+  }
   if (out != nullptr && out->interrupted) {
     o += "<p class=\"interrupted\"><b>Interrupted:</b> the run was stopped early (SIGINT/SIGTERM); faults were "
          "reverted and the timelines below end where it stopped.</p>\n";
@@ -357,7 +466,8 @@ std::string WhySection(const ScenarioReport& report) {
          Fixed(a.stop_latency_seconds) + " s later)</p>\n";
   }
   if (!report.failures.empty()) {
-    o += "<ul class=\"failures\">\n";
+    // A caught defect's red gates are what the scenario wanted: listed, not as failures.
+    o += caught ? "<ul class=\"caught\">\n" : "<ul class=\"failures\">\n";
     std::size_t start = 0;
     while (start < report.failures.size()) {
       std::size_t end = report.failures.find('\n', start);
@@ -379,21 +489,22 @@ std::string Page(const std::string& title, const std::string& verdict, const std
 }  // namespace
 
 std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& report) {
-  const std::string verdict = report.all_passed ? "PASS" : "FAIL";
+  const std::string verdict = JudgementOf(report);
+  const std::string banner = verdict == kJudgementPass ? "pass" : verdict == kJudgementFail ? "fail" : "expected";
   const scenario::ScenarioOutcome* o = report.outcome;
   int red = 0;
   if (o != nullptr) {
     for (const auto& g : o->gates) red += g.passed ? 0 : 1;
   }
-  std::string b = "<div class=\"banner " + std::string(report.all_passed ? "pass" : "fail") + "\">\n<h1>" +
-                  EscapeHtml(info.set) + " / " + EscapeHtml(info.scenario) + "</h1>\n<p><span class=\"verdict-" +
-                  verdict + "\">&nbsp;" + verdict + "&nbsp;</span> " +
+  std::string b = "<div class=\"banner " + banner + "\">\n<h1>" + EscapeHtml(info.set) + " / " +
+                  EscapeHtml(info.scenario) + "</h1>\n<p><span class=\"verdict-" + verdict + "\">&nbsp;" +
+                  JudgementText(verdict) + "&nbsp;</span> " +
                   (o != nullptr ? std::to_string(red) + " of " + std::to_string(o->gates.size()) + " gates red" : "") +
-                  "</p>\n" + WhySection(report) + "</div>\n";
+                  "</p>\n" + WhySection(info, report) + "</div>\n";
   if (o == nullptr) {
     b += "<p class=\"no-data\">no outcome: only the texts of the run are known</p>\n<h2>Verdict</h2>\n<pre>" +
          EscapeHtml(report.verdict) + "</pre>\n";
-    return Page(info.set + " / " + info.scenario + ": " + verdict, verdict, b);
+    return Page(info.set + " / " + info.scenario + ": " + JudgementText(verdict), verdict, b);
   }
   const auto& h = o->load.health;
   b += "<p class=\"health\">offered " + Fixed(h.offered_rate, 1) + "/s, achieved " + Fixed(h.achieved_rate, 1) +
@@ -409,7 +520,8 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
     b += "<h2>Lost or changed promises (" + std::to_string(o->verification->violations.size()) + ")</h2>\n" +
          LostPromisesPlot(*o, x_max, marks) + LostByAttributeTable(*o) + LostPromisesTable(*o->verification);
   }
-  b += "<h2>Gates</h2>\n" + GateTable(o->gates);
+  b += RecoveryStopClock(*o, x_max, marks);
+  b += "<h2>Gates</h2>\n" + GateTable(o->gates, info.expected_red);
   b += "<h2>Stage report</h2>\n" + StageTable(o->load.timeline);
   b += "<h2>Chaos timeline</h2>\n" + ChaosTable(*o) + ConfirmationTable(*o);
   if (!o->abort_notes.empty()) {
@@ -419,22 +531,28 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
   }
   b += "<p class=\"files\">Files beside this page: load-timeline.csv, chaos-timeline.csv, stage-report.*, "
        "gates.json, lost-promises.csv, verdict.txt, failures.txt, ledger.tsv (docs/formats.md).</p>\n";
-  return Page(info.set + " / " + info.scenario + ": " + verdict, verdict, b);
+  return Page(info.set + " / " + info.scenario + ": " + JudgementText(verdict), verdict, b);
 }
 
 std::string RenderSetIndex(const std::string& set, const std::vector<IndexEntry>& entries) {
-  int red = 0;
-  for (const auto& e : entries) red += e.verdict == "PASS" ? 0 : 1;
+  int red = 0, as_expected = 0;
+  for (const auto& e : entries) {
+    as_expected += e.verdict == kJudgementRedAsExpected ? 1 : 0;
+    red += e.verdict == kJudgementPass || e.verdict == kJudgementRedAsExpected ? 0 : 1;
+  }
   const std::string verdict = red == 0 ? "PASS" : "FAIL";
   std::string b = "<div class=\"banner " + std::string(red == 0 ? "pass" : "fail") + "\">\n<h1>set " +
                   EscapeHtml(set) + "</h1>\n<p>" + std::to_string(entries.size()) + " scenario(s), " +
-                  std::to_string(red) + " not green</p>\n</div>\n";
+                  std::to_string(red) + " not green" +
+                  (as_expected > 0 ? ", " + std::to_string(as_expected) + " red as expected (a seeded defect caught)"
+                                   : std::string()) +
+                  "</p>\n</div>\n";
   b += "<table class=\"scenarios\">\n<tr><th>result</th><th>scenario</th><th>red gates</th></tr>\n";
   for (const auto& e : entries) {
     b += "<tr class=\"scenario\" data-result=\"" + EscapeHtml(e.verdict) + "\"><td class=\"verdict-" +
-         EscapeHtml(e.verdict) + "\">" + EscapeHtml(e.verdict) + "</td><td><a href=\"" + UrlSegment(e.scenario) +
-         "/report.html\">" + EscapeHtml(e.scenario) + "</a></td><td class=\"num\">" + std::to_string(e.red) +
-         "</td></tr>\n";
+         EscapeHtml(e.verdict) + "\">" + EscapeHtml(JudgementText(e.verdict)) + "</td><td><a href=\"" +
+         UrlSegment(e.scenario) + "/report.html\">" + EscapeHtml(e.scenario) + "</a></td><td class=\"num\">" +
+         std::to_string(e.red) + "</td></tr>\n";
   }
   if (entries.empty()) b += "<tr><td colspan=\"3\" class=\"no-data\">no scenario report yet</td></tr>\n";
   b += "</table>\n";

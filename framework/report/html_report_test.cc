@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -253,6 +254,43 @@ TEST(HtmlReport, PlotsAndListsEveryLostPromiseAndTheArtifactHasThemAll) {
   EXPECT_THAT(none_lost, HasSubstr("no promise lost or changed"));
 }
 
+TEST(HtmlReport, TheRecoveryStopClockTimesEveryFaultRound) {
+  auto outcome = Outcome();  // the stall from 3 s to 6 s, the kill (an action) at 8 s
+  outcome.gates.push_back({.name = "time-to-recover", .passed = false, .message = "stall 0.3 s after the revert, ...",
+                           .figures = {{"time_to_recover_stall", 1},
+                                       {"time_to_recover_kill-replica", -1},
+                                       {"time_to_recover_ms_round_1", 300},
+                                       {"time_to_recover_ms_round_2", -1},
+                                       {"time_to_recover_ms_min", 300},
+                                       {"time_to_recover_ms_max", -1},
+                                       {"time_to_recover_from_apply_ms_round_1", 3300},
+                                       {"time_to_recover_from_apply_ms_round_2", -1}}});
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);
+  EXPECT_THAT(html, HasSubstr("<h2>Recovery stop-clock</h2>"));
+  const auto begin = html.find("data-plot=\"recovery\"");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string plot = html.substr(begin, html.find("</svg>", begin) - begin);
+  // Both fault windows; the stall's round a bracket from its revert (6 s) to 6.3 s; the kill's a mark.
+  EXPECT_EQ(Count(plot, "class=\"chaos-window\""), 2u);
+  EXPECT_EQ(Count(plot, "<g class=\"confirm-span\" data-fault=\"stall\">"), 1u);
+  EXPECT_THAT(plot, HasSubstr(">round 1 stall: recovered 0.3 s after the revert</text>"));
+  EXPECT_EQ(Count(plot, "class=\"chaos-event\" data-event=\"not-recovered\" data-fault=\"kill-replica\""), 1u);
+  EXPECT_THAT(plot, Not(HasSubstr("confirmed after")));  // the confirmations are the other plots'
+  EXPECT_THAT(html, HasSubstr("<tr class=\"round\" data-round=\"1\" data-fault=\"stall\" data-ms=\"300\" "
+                              "data-from-apply-ms=\"3300\"><td class=\"num\">1</td><td>stall</td><td "
+                              "class=\"num\">6.000</td><td class=\"num\">0.300 s</td><td class=\"num\">3.300 s</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"round\" data-round=\"2\" data-fault=\"kill-replica\" data-ms=\"-1\" "
+                              "data-from-apply-ms=\"-1\"><td class=\"num\">2</td><td>kill-replica</td><td "
+                              "class=\"num\">8.000</td><td class=\"num\">did not recover</td>"));
+
+  // No fault round (the gate N/A), or no time-to-recover gate: no stop-clock.
+  auto no_rounds = Outcome();
+  no_rounds.gates.push_back(gates::NotApplicable("time-to-recover", "no fault round to recover from"));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(no_rounds)), Not(HasSubstr("Recovery stop-clock")));
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(Outcome())), Not(HasSubstr("data-plot=\"recovery\"")));
+}
+
 TEST(SvgPlot, BreaksALineAtAMissingPoint) {
   Plot p{.id = "x", .title = "t", .y_label = "ms", .log_y = false, .x_max = 4, .x_label = "run second",
          .series = {}, .windows = {}, .instants = {}, .spans = {}};
@@ -339,13 +377,169 @@ TEST(GatesJson, HoldsEveryGateWithItsFiguresAsNumbers) {
   outcome.gates[0].message = "say \"hi\"";
   const ScenarioReport r = MakeScenarioReport(outcome);
   EXPECT_EQ(r.gates_json,
-            "{\"verdict\":\"FAIL\",\"interrupted\":false,\"aborted\":false,"
+            "{\"verdict\":\"FAIL\",\"judgement\":\"FAIL\",\"expected_red\":[],\"interrupted\":false,\"aborted\":false,"
             "\"failures\":[\"p3-reverse-lookup: 2 lost of 10 checked\"],\"gates\":[\n"
             "{\"name\":\"p1-longest-outage\",\"result\":\"PASS\",\"message\":\"say \\\"hi\\\"\","
             "\"figures\":{\"longest_outage_seconds\":0.0,\"max_outage_seconds\":5.0}},\n"
             "{\"name\":\"alert-fired\",\"result\":\"N/A\",\"message\":\"no alert rule\",\"figures\":{}},\n"
             "{\"name\":\"p3-reverse-lookup\",\"result\":\"FAIL\",\"message\":\"2 lost of 10 checked\","
             "\"figures\":{\"promises_lost\":2.0}}\n]}\n");
+  // A scenario that expects p3 red: the same facts, judged red as expected.
+  EXPECT_THAT(MakeScenarioReport(outcome, {"p3-reverse-lookup"}).gates_json,
+              HasSubstr("{\"verdict\":\"FAIL\",\"judgement\":\"RED-AS-EXPECTED\",\"expected_red\":[\"p3-reverse-lookup\"],"));
+}
+
+// ---- Expected-red gates (a seeded defect the scenario exists to catch) ----
+
+// The probe outcome with p3 green instead of red.
+scenario::ScenarioOutcome DefectNotCaught() {
+  auto o = Outcome();
+  o.gates.back() = {.name = "p3-reverse-lookup", .passed = true, .message = "0 lost of 10 checked",
+                    .figures = {{"promises_lost", 0}}};
+  return o;
+}
+
+const ScenarioInfo kExpectsP3{.set = "verdict", .scenario = "lost-writes", .artifacts_dir = "",
+                              .expected_red = {"p3-reverse-lookup"}};
+
+TEST(JudgeRun, RedAsExpectedOnlyWhenExactlyTheExpectedGatesAreRedAndNothingElse) {
+  const std::set<std::string> p3 = {"p3-reverse-lookup"};
+  const std::vector<std::string> p3_line = {"p3-reverse-lookup: 2 lost"};
+  EXPECT_EQ(JudgeRun({}, {}, {}), "PASS");
+  EXPECT_EQ(JudgeRun(p3, p3_line, {}), "FAIL");
+  EXPECT_EQ(JudgeRun({}, {"interrupted: the run was stopped early"}, {}), "FAIL");
+  EXPECT_EQ(JudgeRun(p3, p3_line, p3), "RED-AS-EXPECTED");
+  // Not caught, caught together with another red gate or another reason, only one of two caught.
+  EXPECT_EQ(JudgeRun({}, {"seeded defect NOT caught: gate p3-reverse-lookup stayed green: 0 lost"}, p3), "FAIL");
+  EXPECT_EQ(JudgeRun({}, {}, p3), "FAIL");
+  EXPECT_EQ(JudgeRun({"p3-reverse-lookup", "p1-longest-outage"}, {"p3-reverse-lookup: 2 lost", "p1-longest-outage: 9 s"},
+                     p3),
+            "FAIL");
+  EXPECT_EQ(JudgeRun(p3, {"p3-reverse-lookup: 2 lost", "chaos: revert failed"}, p3), "FAIL");
+  EXPECT_EQ(JudgeRun(p3, p3_line, {"p3-reverse-lookup", "p2-promise-stability"}), "FAIL");
+  // A reason that merely starts with the gate's name is not the gate's.
+  EXPECT_EQ(JudgeRun(p3, {"p3-reverse-lookup-extra: x"}, p3), "FAIL");
+}
+
+TEST(HtmlReport, ACaughtSeededDefectShowsRedAsExpectedNotAsAFailure) {
+  const auto outcome = Outcome();  // p3 red
+  const ScenarioReport r = MakeScenarioReport(outcome, kExpectsP3.expected_red);
+  EXPECT_EQ(r.judgement, "RED-AS-EXPECTED");
+  EXPECT_EQ(r.failures, "p3-reverse-lookup: 2 lost of 10 checked\n");  // the facts are unchanged
+  const std::string html = RenderHtmlReport(kExpectsP3, r);
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"RED-AS-EXPECTED\">"));
+  EXPECT_THAT(html, HasSubstr("<title>verdict / lost-writes: RED AS EXPECTED</title>"));
+  EXPECT_THAT(html, HasSubstr("<div class=\"banner expected\">"));
+  EXPECT_THAT(html, HasSubstr("<span class=\"verdict-RED-AS-EXPECTED\">&nbsp;RED AS EXPECTED&nbsp;</span> 1 of 3 gates red"));
+  EXPECT_THAT(html, HasSubstr("<p class=\"expected-red\"><b>Red as expected:</b> the scenario seeds a defect that must "
+                              "turn p3-reverse-lookup red, and it did: the defect was caught, and nothing else is red.</p>"));
+  EXPECT_THAT(html, HasSubstr("<ul class=\"caught\">\n<li>p3-reverse-lookup: 2 lost of 10 checked</li>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"gate caught\" data-result=\"FAIL\" data-gate=\"p3-reverse-lookup\" "
+                              "data-expected=\"red\"><td class=\"result\">FAIL<span class=\"expectation\">red as "
+                              "expected: the seeded defect was caught</span></td>"));
+  // Not a plain failure anywhere on the page.
+  EXPECT_THAT(html, Not(HasSubstr("data-verdict=\"FAIL\"")));
+  EXPECT_THAT(html, Not(HasSubstr("<div class=\"banner fail\">")));
+  EXPECT_THAT(html, Not(HasSubstr("<ul class=\"failures\">")));
+  EXPECT_THAT(html, Not(HasSubstr("NOT caught")));
+  // The same run without the expectation is a plain failure.
+  EXPECT_THAT(RenderHtmlReport(kInfo, MakeScenarioReport(outcome)), HasSubstr("<body data-verdict=\"FAIL\">"));
+}
+
+TEST(HtmlReport, AnExpectedRedGateThatStayedGreenIsTheFailureAndComesFirst) {
+  const auto outcome = DefectNotCaught();
+  const ScenarioReport r = MakeScenarioReport(outcome, kExpectsP3.expected_red);
+  EXPECT_EQ(r.judgement, "FAIL");
+  EXPECT_FALSE(r.all_passed);  // every gate is green, yet the scenario failed
+  EXPECT_EQ(r.failures, "seeded defect NOT caught: gate p3-reverse-lookup stayed green: 0 lost of 10 checked\n");
+  const std::string html = RenderHtmlReport(kExpectsP3, r);
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"FAIL\">"));
+  EXPECT_THAT(html, HasSubstr("<div class=\"banner fail\">"));
+  EXPECT_THAT(html, HasSubstr("<span class=\"verdict-FAIL\">&nbsp;FAIL&nbsp;</span> 0 of 3 gates red"));
+  EXPECT_THAT(html, HasSubstr("<p class=\"expected-red\">The scenario seeds a defect that must turn p3-reverse-lookup "
+                              "red (and nothing else).</p>"));
+  EXPECT_THAT(html, HasSubstr("<ul class=\"failures\">\n<li>seeded defect NOT caught: gate p3-reverse-lookup stayed "
+                              "green: 0 lost of 10 checked</li>"));
+  const std::string row = "<tr class=\"gate not-caught\" data-result=\"PASS\" data-gate=\"p3-reverse-lookup\" "
+                          "data-expected=\"red\"><td class=\"result\">PASS<span class=\"expectation\">expected red: "
+                          "the seeded defect was NOT caught</span></td>";
+  EXPECT_THAT(html, HasSubstr(row));
+  // Above the other rows of the table.
+  EXPECT_LT(html.find(row), html.find("data-gate=\"p1-longest-outage\""));
+  EXPECT_THAT(html, Not(HasSubstr("RED AS EXPECTED")));
+
+  // N/A is not caught either; nor is a gate the run does not have.
+  auto na = DefectNotCaught();
+  na.gates.back() = gates::NotApplicable("p3-reverse-lookup", "no promise");
+  EXPECT_EQ(MakeScenarioReport(na, kExpectsP3.expected_red).failures,
+            "seeded defect NOT caught: gate p3-reverse-lookup had nothing to check (N/A): no promise\n");
+  const ScenarioReport unknown = MakeScenarioReport(Outcome(), {"p3-reverse-lookup", "p9-typo"});
+  EXPECT_EQ(unknown.judgement, "FAIL");
+  EXPECT_THAT(unknown.failures, HasSubstr("expected_red names an unknown gate 'p9-typo'\n"));
+}
+
+TEST(HtmlReport, ACaughtDefectWithAnotherReasonToBeRedIsAFailure) {
+  auto outcome = Outcome();  // p3 red, as expected
+  outcome.gates[0].passed = false;  // and p1 red too
+  EXPECT_EQ(MakeScenarioReport(outcome, kExpectsP3.expected_red).judgement, "FAIL");
+  auto interrupted = Outcome();
+  interrupted.interrupted = true;
+  const ScenarioReport r = MakeScenarioReport(interrupted, kExpectsP3.expected_red);
+  EXPECT_EQ(r.judgement, "FAIL");
+  const std::string html = RenderHtmlReport(kExpectsP3, r);
+  EXPECT_THAT(html, HasSubstr("<body data-verdict=\"FAIL\">"));
+  EXPECT_THAT(html, HasSubstr("<ul class=\"failures\">"));
+  // The expected gate's row still says it was caught; the run is red for the interruption.
+  EXPECT_THAT(html, HasSubstr("<tr class=\"gate caught\" data-result=\"FAIL\" data-gate=\"p3-reverse-lookup\""));
+}
+
+TEST(HtmlReport, TheIndexShowsACaughtDefectAsRedAsExpectedAndTheSetGreen) {
+  const std::string index = RenderSetIndex("verdict", {{.scenario = "caught", .verdict = "RED-AS-EXPECTED", .red = 1},
+                                                       {.scenario = "green", .verdict = "PASS", .red = 0}});
+  EXPECT_THAT(index, HasSubstr("<body data-verdict=\"PASS\">"));
+  EXPECT_THAT(index, HasSubstr("<p>2 scenario(s), 0 not green, 1 red as expected (a seeded defect caught)</p>"));
+  EXPECT_THAT(index, HasSubstr("<tr class=\"scenario\" data-result=\"RED-AS-EXPECTED\"><td "
+                               "class=\"verdict-RED-AS-EXPECTED\">RED AS EXPECTED</td><td><a "
+                               "href=\"caught/report.html\">caught</a></td>"));
+  const std::string red = RenderSetIndex("verdict", {{.scenario = "caught", .verdict = "RED-AS-EXPECTED", .red = 1},
+                                                     {.scenario = "not-caught", .verdict = "FAIL", .red = 0}});
+  EXPECT_THAT(red, HasSubstr("<body data-verdict=\"FAIL\">"));
+  EXPECT_THAT(red, HasSubstr("<p>2 scenario(s), 1 not green, 1 red as expected (a seeded defect caught)</p>"));
+  EXPECT_THAT(red, HasSubstr("<tr class=\"scenario\" data-result=\"FAIL\"><td class=\"verdict-FAIL\">FAIL</td><td><a "
+                             "href=\"not-caught/report.html\">"));
+}
+
+TEST(HtmlReporter, TheIndexJudgesEachFolderAgainstItsExpectedRedGates) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-html-test");
+  const std::filesystem::path root = tmp.path();
+  ArtifactsReporter files;
+  HtmlReporter html;
+  const auto caught = Outcome();
+  const auto not_caught = DefectNotCaught();
+  const auto plain_red = Outcome();
+  const auto info = [&](const std::string& name, std::set<std::string> expected) {
+    return ScenarioInfo{.set = "verdict", .scenario = name, .artifacts_dir = (root / "verdict" / name).string(),
+                        .expected_red = std::move(expected)};
+  };
+  ReportScenario({&files, &html}, info("caught", {"p3-reverse-lookup"}), caught);
+  ReportScenario({&files, &html}, info("not-caught", {"p3-reverse-lookup"}), not_caught);
+  ReportScenario({&html, &files}, info("plain-red", {}), plain_red);
+  EXPECT_THAT(Slurp(root / "verdict/caught/gates.json"), HasSubstr("\"expected_red\":[\"p3-reverse-lookup\"]"));
+  EXPECT_EQ(Slurp(root / "verdict/not-caught/failures.txt"),
+            "seeded defect NOT caught: gate p3-reverse-lookup stayed green: 0 lost of 10 checked\n");
+  // The index as the last scenario wrote it (this one from its report, the others from their files).
+  const std::string index = Slurp(root / "verdict/index.html");
+  EXPECT_EQ(index, RenderSetIndex("verdict", {{.scenario = "caught", .verdict = "RED-AS-EXPECTED", .red = 1},
+                                              {.scenario = "not-caught", .verdict = "FAIL", .red = 0},
+                                              {.scenario = "plain-red", .verdict = "FAIL", .red = 1}}));
+  // And from the files alone.
+  const auto entries = ScanSetFolder((root / "verdict").string());
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].verdict, "RED-AS-EXPECTED");
+  EXPECT_EQ(entries[1].verdict, "FAIL");
+  EXPECT_EQ(entries[2].verdict, "FAIL");
+  EXPECT_EQ(Slurp(root / "verdict/caught/report.html"),
+            RenderHtmlReport(info("caught", {"p3-reverse-lookup"}), MakeScenarioReport(caught, {"p3-reverse-lookup"})));
 }
 
 }  // namespace

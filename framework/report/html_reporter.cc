@@ -4,8 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
+
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -69,6 +72,41 @@ int CountFailLines(const std::string& verdict) {
   return red;
 }
 
+// The names of verdict.txt's red gates ("FAIL <name>: <message>").
+std::set<std::string> RedGates(const std::string& verdict) {
+  std::set<std::string> names;
+  std::istringstream lines(verdict);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("FAIL ", 0) != 0) continue;
+    const std::size_t colon = line.find(": ", 5);
+    names.insert(line.substr(5, colon == std::string::npos ? std::string::npos : colon - 5));
+  }
+  return names;
+}
+
+std::vector<std::string> NonEmptyLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+// gates.json's "expected_red" (none when the file is missing, unreadable or from before it had them).
+std::set<std::string> ExpectedRed(const std::filesystem::path& gates_json) {
+  bool exists = false;
+  const std::string text = Slurp(gates_json, &exists);
+  std::set<std::string> names;
+  if (!exists) return names;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("expected_red") || !j["expected_red"].is_array()) return names;
+  for (const auto& name : j["expected_red"]) {
+    if (name.is_string()) names.insert(name.get<std::string>());
+  }
+  return names;
+}
+
 }  // namespace
 
 std::vector<IndexEntry> ScanSetFolder(const std::string& set_dir) {
@@ -83,7 +121,9 @@ std::vector<IndexEntry> ScanSetFolder(const std::string& set_dir) {
     const std::string verdict = Slurp(e.path() / "verdict.txt", &has_verdict);
     const std::string failures = Slurp(e.path() / "failures.txt", &has_failures);
     entry.red = CountFailLines(verdict);
-    entry.verdict = !has_verdict ? "?" : (entry.red > 0 || !failures.empty()) ? "FAIL" : "PASS";
+    entry.verdict = !has_verdict ? "?"
+                                 : std::string(JudgeRun(RedGates(verdict), NonEmptyLines(failures),
+                                                        ExpectedRed(e.path() / "gates.json")));
     entries.push_back(std::move(entry));
   }
   if (ec) std::fprintf(stderr, "aftershock: cannot list %s: %s\n", set_dir.c_str(), ec.message().c_str());
@@ -111,7 +151,7 @@ void HtmlReporter::OnVerdict(const ScenarioInfo& info, const ScenarioReport& rep
   for (IndexEntry& e : entries) {
     if (e.scenario != self) continue;
     e.red = CountFailLines(report.verdict);
-    e.verdict = report.all_passed ? "PASS" : "FAIL";
+    e.verdict = report.judgement.empty() ? (report.all_passed ? "PASS" : "FAIL") : report.judgement;
   }
   WriteFile(dir.parent_path() / "index.html", RenderSetIndex(info.set, entries));
 }

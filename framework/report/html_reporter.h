@@ -4,9 +4,11 @@
 // report.html, with its verdict. It writes in OnVerdict, which ReportScenario calls for every run
 // the fixture reports: green, red, aborted by the safety watch or interrupted.
 //
-// A folder's verdict on the index: FAIL when its verdict.txt has a FAIL line or its failures.txt is
-// not empty (a chaos error or an interruption turns a run red without a red gate), PASS when it has
-// a verdict.txt and neither, "?" without a verdict.txt. The scenario being reported uses its own
+// A folder's verdict on the index is JudgeRun (scenario_reporter.h) of its verdict.txt's FAIL lines,
+// its failures.txt lines (a chaos error or an interruption turns a run red without a red gate) and
+// gates.json's expected_red: RED-AS-EXPECTED when exactly the expected-red gates are red and
+// nothing else is, PASS with no FAIL line and an empty failures.txt, FAIL otherwise; "?" without a
+// verdict.txt. The scenario being reported uses its own
 // report, so the index is right whatever order the sinks run in. The index is written under a lock
 // (`<set>/.index.lock`, flock), so scenarios finishing together never drop each other from it.
 //

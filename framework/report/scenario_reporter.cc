@@ -1,5 +1,6 @@
 #include "framework/report/scenario_reporter.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -25,9 +26,12 @@ Timeline Render(std::string file_name, Write write) {
 
 // gates.json: the figures of every gate as numbers, for `aftershock-report compare` and other tools
 // (verdict.txt has them only as text). One gate a line, so a diff of two runs reads well.
-std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::string& failures) {
+std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::string& failures,
+                      const std::set<std::string>& expected_red, std::string_view judgement) {
   nlohmann::ordered_json head = nlohmann::ordered_json::object();
   head["verdict"] = failures.empty() ? "PASS" : "FAIL";
+  head["judgement"] = std::string(judgement);
+  head["expected_red"] = expected_red;
   head["interrupted"] = outcome.interrupted;
   head["aborted"] = outcome.abort.has_value();
   nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
@@ -85,9 +89,31 @@ std::string LostPromisesCsv(const scenario::ScenarioOutcome& outcome, std::size_
   return out;
 }
 
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
 }  // namespace
 
-ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
+std::string_view JudgeRun(const std::set<std::string>& red_gates, const std::vector<std::string>& failure_lines,
+                          const std::set<std::string>& expected_red) {
+  if (expected_red.empty()) return red_gates.empty() && failure_lines.empty() ? kJudgementPass : kJudgementFail;
+  if (red_gates != expected_red) return kJudgementFail;
+  for (const std::string& line : failure_lines) {
+    const bool of_an_expected_gate = std::any_of(expected_red.begin(), expected_red.end(), [&](const std::string& g) {
+      return line.size() >= g.size() + 2 && line.compare(0, g.size() + 2, g + ": ") == 0;
+    });
+    if (!of_an_expected_gate) return kJudgementFail;
+  }
+  return kJudgementRedAsExpected;
+}
+
+ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome, const std::set<std::string>& expected_red) {
   ScenarioReport r;
   r.outcome = &outcome;
   r.timelines.push_back(Render("load-timeline.csv", [&](std::ostream& o) {
@@ -109,15 +135,31 @@ ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome) {
   for (const auto& e : outcome.chaos_errors) r.failures += "chaos: " + e + "\n";
   if (!outcome.ledger_error.empty()) r.failures += "ledger file: " + outcome.ledger_error + "\n";
   if (outcome.interrupted) r.failures += "interrupted: the run was stopped early (SIGINT/SIGTERM)\n";
+  // A seeded defect that was not caught is the scenario's failure (the fixture's Judge says the same).
+  std::set<std::string> red_gates;
+  for (const std::string& name : expected_red) {
+    const auto g = std::find_if(outcome.gates.begin(), outcome.gates.end(),
+                                [&](const gates::GateResult& x) { return x.name == name; });
+    if (g == outcome.gates.end()) {
+      r.failures += "expected_red names an unknown gate '" + name + "'\n";
+    } else if (g->passed) {
+      r.failures += "seeded defect NOT caught: gate " + name +
+                    (g->not_applicable ? " had nothing to check (N/A): " : " stayed green: ") + g->message + "\n";
+    }
+  }
+  for (const gates::GateResult& g : outcome.gates) {
+    if (!g.passed) red_gates.insert(g.name);
+  }
   r.all_passed = r.failures.empty();
-  r.gates_json = GatesJson(outcome, r.failures);
+  r.judgement = std::string(JudgeRun(red_gates, SplitLines(r.failures), expected_red));
+  r.gates_json = GatesJson(outcome, r.failures, expected_red, r.judgement);
   if (outcome.verification) r.lost_promises_csv = LostPromisesCsv(outcome, &r.lost_promises);
   return r;
 }
 
 ScenarioReport ReportScenario(const std::vector<ScenarioReporter*>& reporters, const ScenarioInfo& info,
                               const scenario::ScenarioOutcome& outcome) {
-  ScenarioReport report = MakeScenarioReport(outcome);
+  ScenarioReport report = MakeScenarioReport(outcome, info.expected_red);
   for (ScenarioReporter* r : reporters) r->OnScenarioStart(info);
   for (ScenarioReporter* r : reporters) r->OnTimelines(info, report);
   for (ScenarioReporter* r : reporters) r->OnVerdict(info, report);

@@ -20,6 +20,7 @@
 #define AFTERSHOCK_FRAMEWORK_REPORT_SCENARIO_REPORTER_H_
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,24 @@ struct ScenarioInfo {
   std::string set;            // never empty: kAdHocSetName outside a set
   std::string scenario;       // the manifest's scenario name
   std::string artifacts_dir;  // this scenario's folder: "<artifacts root>/<set>/<scenario>"
+  // The gates the scenario declares must turn red: the seeded defect it exists to catch
+  // (fixtures::JudgeOptions::expected_red). Empty for an ordinary scenario.
+  std::set<std::string> expected_red{};
 };
+
+// How a run is judged against what its scenario declared:
+inline constexpr std::string_view kJudgementPass = "PASS";  // nothing red, nothing expected red
+inline constexpr std::string_view kJudgementFail = "FAIL";  // any other outcome
+// Every expected-red gate is red, and nothing else is (no other red gate, no chaos error, no
+// interruption): the seeded defect was caught.
+inline constexpr std::string_view kJudgementRedAsExpected = "RED-AS-EXPECTED";
+
+// The judgement of a run from its red gates (by name), its failures.txt lines and the scenario's
+// expected-red gates: RED-AS-EXPECTED when `expected_red` is not empty, the red gates are exactly
+// those, and every failure line is one of theirs ("<gate>: ..."); else PASS when there is no
+// failure line and no red gate, and FAIL otherwise. The HTML page, the set index and gates.json use it.
+std::string_view JudgeRun(const std::set<std::string>& red_gates, const std::vector<std::string>& failure_lines,
+                          const std::set<std::string>& expected_red);
 
 // One CSV timeline, rendered once for every sink.
 struct Timeline {
@@ -59,8 +77,12 @@ struct ScenarioReport {
   // empty when the target makes no promises (no verification ran): then no file is written.
   std::string lost_promises_csv;
   std::size_t lost_promises = 0;  // its data rows
-  std::string failures;  // failures.txt: one reason a line; empty on a green run
-  bool all_passed = false;
+  // failures.txt: one reason a line; empty on a green run. An expected-red gate that stayed green
+  // (or N/A, or is no gate of the run) is a reason too: "seeded defect NOT caught: gate <g> stayed
+  // green: <message>".
+  std::string failures;
+  bool all_passed = false;  // failures is empty
+  std::string judgement;    // JudgeRun: PASS, FAIL or RED-AS-EXPECTED
 };
 
 class ScenarioReporter {
@@ -72,10 +94,13 @@ class ScenarioReporter {
   virtual void OnScenarioEnd(const ScenarioInfo& /*info*/) {}
 };
 
-// The texts of `outcome` (its gates as they are when called: add suite gates before).
-ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome);
+// The texts of `outcome` (its gates as they are when called: add suite gates before), judged
+// against the scenario's expected-red gates.
+ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome,
+                                  const std::set<std::string>& expected_red = {});
 
-// Runs every hook of every sink in the order above. Returns the report it handed them.
+// Runs every hook of every sink in the order above (the report judged against
+// info.expected_red). Returns the report it handed them.
 ScenarioReport ReportScenario(const std::vector<ScenarioReporter*>& reporters, const ScenarioInfo& info,
                               const scenario::ScenarioOutcome& outcome);
 

@@ -4,10 +4,12 @@
 For every scenario folder of a set (one holding report.html), and for the set's index.html:
   - the screenshot is not blank (more than MIN_COLOURS distinct colours; PNG decoded here, no PIL);
   - the DOM Chromium built has one plot each of throughput, latency and lag (and lost-promises when
-    the folder has lost-promises.csv), one chaos-window per
+    the folder has lost-promises.csv, recovery when its time-to-recover gate timed rounds), one chaos-window per
     fault span of chaos-timeline.csv on each plot, and a gate table whose FAIL / PASS / N/A rows
-    match verdict.txt's lines; the page's verdict matches failures.txt;
-  - the index lists every scenario folder, with as many FAIL rows as red folders.
+    match verdict.txt's lines; the page's verdict (PASS, FAIL or RED-AS-EXPECTED) matches the
+    folder's verdict.txt, failures.txt and gates.json's expected_red;
+  - the index lists every scenario folder, with as many FAIL rows as red folders (a seeded defect
+    caught is not red).
 Then it shows the check can fail: a blank page and a report with one FAIL row turned PASS must both
 be rejected.
 
@@ -19,6 +21,7 @@ Exit 0 when every check holds, 1 when one does not, 2 for bad arguments or a mis
 """
 import argparse
 import html.parser
+import json
 import os
 import shutil
 import struct
@@ -148,8 +151,34 @@ def expected_gates(folder):
     return counts
 
 
-def folder_is_red(folder):
-    return (read(os.path.join(folder, "failures.txt")) or "") != "" or expected_gates(folder).get("FAIL", 0) > 0
+def folder_judgement(folder):
+    """PASS, FAIL or RED-AS-EXPECTED, as report::JudgeRun (scenario_reporter.h) says, from the files:
+    RED-AS-EXPECTED when gates.json names expected-red gates, exactly those are red in verdict.txt,
+    and every failures.txt line is one of theirs."""
+    red = set()
+    for line in (read(os.path.join(folder, "verdict.txt")) or "").splitlines():
+        if line.startswith("FAIL "):
+            red.add(line[5:].split(": ", 1)[0])
+    failures = [l for l in (read(os.path.join(folder, "failures.txt")) or "").splitlines() if l]
+    try:
+        expected = set(json.loads(read(os.path.join(folder, "gates.json")) or "{}").get("expected_red") or [])
+    except ValueError:
+        expected = set()
+    if not expected:
+        return "PASS" if not red and not failures else "FAIL"
+    if red == expected and all(any(l.startswith(g + ": ") for g in expected) for l in failures):
+        return "RED-AS-EXPECTED"
+    return "FAIL"
+
+
+def has_recovery_rounds(folder):
+    """Whether gates.json's time-to-recover gate timed fault rounds (the page's recovery stop-clock)."""
+    try:
+        gates = json.loads(read(os.path.join(folder, "gates.json")) or "{}").get("gates") or []
+    except ValueError:
+        return False
+    return any(g.get("name") == "time-to-recover" and g.get("result") != "N/A"
+               and "time_to_recover_ms_round_1" in (g.get("figures") or {}) for g in gates)
 
 
 def render(chromium, profile, page, png):
@@ -181,6 +210,8 @@ def check_scenario(chromium, profile, folder, page=None):
     want_plots = ["lag", "latency", "throughput"]
     if os.path.exists(os.path.join(folder, "lost-promises.csv")):
         want_plots.append("lost-promises")
+    if has_recovery_rounds(folder):
+        want_plots.append("recovery")
     if sorted(dom.plots) != sorted(want_plots):
         problems.append("plots %s, want one each of %s" % (dom.plots, ", ".join(want_plots)))
     spans = expected_spans(folder)
@@ -190,7 +221,7 @@ def check_scenario(chromium, profile, folder, page=None):
     for word in ("FAIL", "PASS", "N/A"):
         if dom.gates.get(word, 0) != want.get(word, 0):
             problems.append("%d %s gate row(s), verdict.txt has %d" % (dom.gates.get(word, 0), word, want.get(word, 0)))
-    verdict = "FAIL" if folder_is_red(folder) else "PASS"
+    verdict = folder_judgement(folder)
     if dom.verdict != verdict:
         problems.append("page verdict %s, the folder's is %s" % (dom.verdict, verdict))
     return problems, colours
@@ -214,7 +245,7 @@ def check_set(chromium, profile, set_dir):
     if err:
         failures.append("index.html: " + err)
     else:
-        red = sum(1 for n in scenarios if folder_is_red(os.path.join(set_dir, n)))
+        red = sum(1 for n in scenarios if folder_judgement(os.path.join(set_dir, n)) == "FAIL")
         if sum(dom.scenarios.values()) != len(scenarios) or dom.scenarios.get("FAIL", 0) != red:
             failures.append("index.html: rows %s, want %d of which %d FAIL" % (dom.scenarios, len(scenarios), red))
         if png_colours(png) <= MIN_COLOURS:

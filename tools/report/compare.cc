@@ -54,6 +54,9 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
         }
         s.gates.emplace_back(g.at("name").get<std::string>(), std::move(f));
       }
+      if (j.contains("expected_red")) {
+        for (const auto& name : j.at("expected_red")) s.expected_red.insert(name.get<std::string>());
+      }
     } catch (const nlohmann::json::exception& e) {
       throw std::runtime_error((dir / "gates.json").string() + ": not a gates.json: " + e.what());
     }

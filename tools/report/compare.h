@@ -26,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,7 @@ struct GateFigures {
 // One scenario of one run: gate name -> result and figures, in gates.json order.
 struct ScenarioFigures {
   std::vector<std::pair<std::string, GateFigures>> gates;
+  std::set<std::string> expected_red{};  // gates.json's: the gates a seeded defect must turn red
 };
 
 // Scenario key ("pr/primary-kill") -> figures. Throws std::runtime_error naming the file for a

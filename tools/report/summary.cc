@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "framework/report/scenario_reporter.h"
 #include "tools/report/compare.h"
 
 namespace aftershock::report_tools {
@@ -75,27 +77,39 @@ int WriteSetSummary(const std::string& set_dir, const SummaryOptions& options, s
     std::string scenario;
     int red_gates = 0;
     std::vector<std::string> other_reasons;
+    std::string judgement;  // report::JudgeRun: PASS, FAIL, RED-AS-EXPECTED
   };
   std::vector<Row> rows;
-  int red = 0;
+  int red = 0, as_expected = 0;
   for (const auto& [key, s] : run) {
-    Row r{key, 0, {}};
-    for (const auto& [name, g] : s.gates) r.red_gates += g.result == "FAIL" ? 1 : 0;
-    for (const std::string& line : Lines(root / key / "failures.txt")) {
+    Row r{key, 0, {}, ""};
+    std::set<std::string> red_names;
+    for (const auto& [name, g] : s.gates) {
+      if (g.result == "FAIL") red_names.insert(name);
+    }
+    r.red_gates = static_cast<int>(red_names.size());
+    const std::vector<std::string> failures = Lines(root / key / "failures.txt");
+    for (const std::string& line : failures) {
       bool of_a_gate = false;
-      for (const auto& [name, g] : s.gates) of_a_gate |= g.result == "FAIL" && line.rfind(name + ": ", 0) == 0;
+      for (const std::string& name : red_names) of_a_gate |= line.rfind(name + ": ", 0) == 0;
       if (!of_a_gate) r.other_reasons.push_back(line);
     }
-    red += (r.red_gates > 0 || !r.other_reasons.empty()) ? 1 : 0;
+    r.judgement = std::string(report::JudgeRun(red_names, failures, s.expected_red));
+    red += r.judgement == report::kJudgementFail ? 1 : 0;
+    as_expected += r.judgement == report::kJudgementRedAsExpected ? 1 : 0;
     rows.push_back(std::move(r));
   }
 
   out << "## aftershock set " << Cell(set) << ": " << (red == 0 ? "PASS" : "FAIL") << " (" << red << " of "
-      << rows.size() << " scenario(s) red)\n\n";
+      << rows.size() << " scenario(s) red";
+  if (as_expected > 0) out << ", " << as_expected << " red as expected: a seeded defect caught";
+  out << ")\n\n";
   out << "| scenario | verdict | red gates | report |\n|---|---|---:|---|\n";
   for (const Row& r : rows) {
-    const bool is_red = r.red_gates > 0 || !r.other_reasons.empty();
-    out << "| " << Cell(r.scenario) << " | " << (is_red ? "**FAIL**" : "PASS") << " | " << r.red_gates << " | `"
+    const std::string verdict = r.judgement == report::kJudgementFail          ? "**FAIL**"
+                                : r.judgement == report::kJudgementRedAsExpected ? "red as expected"
+                                                                                 : "PASS";
+    out << "| " << Cell(r.scenario) << " | " << verdict << " | " << r.red_gates << " | `"
         << CodeCell(set + "/" + r.scenario + "/report.html") << "` |\n";
   }
   bool any_failed_gate = false;
@@ -108,7 +122,8 @@ int WriteSetSummary(const std::string& set_dir, const SummaryOptions& options, s
       }
       std::string figures;
       for (const auto& [f, v] : g.figures) figures += (figures.empty() ? "" : ", ") + f + " = " + Num(v);
-      out << "| " << Cell(key) << " | " << Cell(name) << " | " << Cell(g.message) << " | " << Cell(figures) << " |\n";
+      out << "| " << Cell(key) << " | " << Cell(name) << (s.expected_red.count(name) ? " (expected red)" : "")
+          << " | " << Cell(g.message) << " | " << Cell(figures) << " |\n";
     }
   }
   bool any_other = false;

@@ -1,16 +1,17 @@
 // aftershock-report summary SET_DIR: the Markdown summary of one set's run for a CI step summary
 // ($GITHUB_STEP_SUMMARY): the set's verdict table (one row per scenario, its red gates, a link to
 // its report.html), every failing gate with its message and figures, the other reasons a scenario
-// is red (chaos errors, an interruption: failures.txt lines that are no failed gate), and where
-// the HTML reports are (the artifact's name and URL when given).
+// is red (chaos errors, an interruption, a seeded defect not caught: failures.txt lines that are no
+// failed gate), and where the HTML reports are (the artifact's name and URL when given). A scenario
+// whose gates.json names expected-red gates (a seeded defect) is "red as expected" when exactly
+// those are red and nothing else (report::JudgeRun): not counted red, its gates marked "(expected red)".
 //
 //   aftershock-report summary build/artifacts/pr --artifact-name=artifacts-pr
 //       --artifact-url="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID"
 //       >> "$GITHUB_STEP_SUMMARY"                                                    (one command line)
 //
 // A scenario is a sub-folder with a verdict.txt. Exit: 0 when the summary was written, red
-// scenarios or not (ctest judges the run: a scenario of seeded defects is red on purpose, which the
-// artifacts do not record); 2 bad arguments or no scenario in SET_DIR.
+// scenarios or not (ctest judges the run); 2 bad arguments or no scenario in SET_DIR.
 #ifndef AFTERSHOCK_TOOLS_REPORT_SUMMARY_H_
 #define AFTERSHOCK_TOOLS_REPORT_SUMMARY_H_
 

@@ -50,6 +50,38 @@ TEST(Summary, TheSetsVerdictTableTheFailingGatesAndTheOtherReasons) {
             "([the run's artifacts](https://github.com/o/r/actions/runs/42)) (docs/report.md).\n");
 }
 
+// A seeded defect's scenario: p3 expected red; `caught` says whether it turned red.
+void WriteVerdictScenario(const std::string& set_dir, const std::string& name, bool caught) {
+  scenario::ScenarioOutcome o;
+  o.gates = {{.name = "p1-longest-outage", .passed = true, .message = "0 s (budget 5 s)", .figures = {}},
+             {.name = "p3-reverse-lookup", .passed = !caught, .message = caught ? "16 lost" : "0 lost",
+              .figures = {{"promises_lost", caught ? 16 : 0}}}};
+  report::ArtifactsReporter files;
+  report::ReportScenario({&files}, {.set = "verdict", .scenario = name, .artifacts_dir = set_dir + "/" + name,
+                                    .expected_red = {"p3-reverse-lookup"}}, o);
+}
+
+TEST(Summary, ACaughtSeededDefectIsRedAsExpectedAndOneNotCaughtIsTheFailure) {
+  const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-summary-test");
+  const std::string set_dir = tmp.path() + "/verdict";
+  WriteVerdictScenario(set_dir, "caught", true);
+  std::ostringstream out, err;
+  ASSERT_EQ(RunReportCommand({"summary", set_dir}, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("## aftershock set verdict: PASS (0 of 1 scenario(s) red, 1 red as expected: a "
+                                   "seeded defect caught)\n"));
+  EXPECT_THAT(out.str(), HasSubstr("| caught | red as expected | 1 | `verdict/caught/report.html` |\n"));
+  EXPECT_THAT(out.str(), HasSubstr("| caught | p3-reverse-lookup (expected red) | 16 lost | promises_lost = 16 |\n"));
+  EXPECT_THAT(out.str(), Not(HasSubstr("Other reasons")));
+
+  WriteVerdictScenario(set_dir, "not-caught", false);
+  std::ostringstream out2;
+  ASSERT_EQ(RunReportCommand({"summary", set_dir}, out2, err), 0) << err.str();
+  EXPECT_THAT(out2.str(), HasSubstr("## aftershock set verdict: FAIL (1 of 2 scenario(s) red, 1 red as expected"));
+  EXPECT_THAT(out2.str(), HasSubstr("| not-caught | **FAIL** | 0 | `verdict/not-caught/report.html` |\n"));
+  EXPECT_THAT(out2.str(), HasSubstr("\n### Other reasons\n\n- not-caught: seeded defect NOT caught: gate "
+                                    "p3-reverse-lookup stayed green: 0 lost\n"));
+}
+
 TEST(Summary, AGreenSetSaysPassAndBadInputExitsTwo) {
   const process::ScratchDir tmp = process::ScratchDir::Create("aftershock-summary-test");
   WriteScenario(tmp.path() + "/pr", "replica-kill", false);
