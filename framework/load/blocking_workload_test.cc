@@ -64,7 +64,9 @@ TEST(BlockingWorkloadTest, CallsRunOnTheWorkersAndOnFinalSeesTheirResults) {
         if (o.ok && last.value == "v" + std::to_string(c.sequence)) values.insert(last.value);
       },
   });
-  RunResult r = OpenModelRunner(workload, Options(100, 1, milliseconds(1000)), RunClock::StartNow()).Run();
+  RunnerOptions options = Options(100, 1, milliseconds(1000));
+  options.max_lag_p99_ms = 500;  // generous: the dispatcher's wake-ups on a loaded shared machine (48 ms seen)
+  RunResult r = OpenModelRunner(workload, options, RunClock::StartNow()).Run();
   EXPECT_EQ(r.ok, 100u);
   EXPECT_EQ(r.failed + r.generator_failed, 0u);
   EXPECT_EQ(values.size(), 100u);
