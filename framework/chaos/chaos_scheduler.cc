@@ -77,9 +77,9 @@ void ChaosScheduler::Loop() {
         RunRounds(step.index);
       } else if (step.apply) {
         if (timed.gate) timed.gate();
-        ApplyOnce(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same), true);
+        ApplyOnce(step.index, next_same, true);
       } else {
-        RevertAndConfirm(step.index, std::min(Clock::now() + timed.confirm_timeout, next_same));
+        RevertAndConfirm(step.index, next_same);
       }
     } catch (const std::exception& e) {
       const std::string message =
@@ -96,12 +96,15 @@ void ChaosScheduler::Loop() {
   cv_.notify_all();
 }
 
-void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background) {
+void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point not_after, bool in_background) {
   Fault& fault = *plan_[index].fault;
   const bool after = fault.record_after_apply();
   // An instantaneous fault (a kill) is an "action": its span is that moment, recovery counts from it.
   const char* event = plan_[index].duration.count() > 0 ? "apply" : "action";
   const Clock::time_point applied_at = Clock::now();
+  // The confirm timeout counts from applied_at, the instant the record's after_seconds counts from:
+  // a deadline taken from an earlier now() gave the confirmation less than its whole timeout.
+  const Clock::time_point confirm_by = std::min(applied_at + plan_[index].confirm_timeout, not_after);
   if (!after) timeline_.Record(applied_at, event, fault.name(), fault.detail());
   int round;
   {
@@ -118,7 +121,7 @@ void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point confirm_by, 
   }
 }
 
-void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confirm_by) {
+void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point not_after) {
   bool was_applied;
   int round;
   {
@@ -130,6 +133,7 @@ void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point confi
   if (!was_applied) return;
   Fault& fault = *plan_[index].fault;
   const Clock::time_point reverted_at = Clock::now();
+  const Clock::time_point confirm_by = std::min(reverted_at + plan_[index].confirm_timeout, not_after);
   fault.Revert();
   timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
   ConfirmInBackground(index, true, reverted_at, std::max(confirm_by, Clock::now()), round);
@@ -208,7 +212,7 @@ void ChaosScheduler::RunRounds(std::size_t index) {
     // The pause counts from the apply, so confirming a round (a failover) does not stretch the plan.
     const Clock::time_point applied_at = Clock::now();
     // Rounds confirm in line: the next round's gate waits for the system anyway.
-    ApplyOnce(index, applied_at + f.confirm_timeout, false);
+    ApplyOnce(index, Clock::time_point::max(), false);
     std::unique_lock<std::mutex> lock(mu_);
     if (cv_.wait_until(lock, applied_at + f.repeat_pause, [this] { return abort_; })) return;
   }

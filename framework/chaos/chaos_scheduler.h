@@ -95,8 +95,9 @@ class ChaosScheduler {
   void RunRounds(std::size_t index);
   // Applies plan_[index]; then confirms its effect, at most until `confirm_by` (beside the plan, in
   // its own thread, when `in_background`).
-  void ApplyOnce(std::size_t index, Clock::time_point confirm_by, bool in_background);
-  void RevertAndConfirm(std::size_t index, Clock::time_point confirm_by);
+  // Each confirms within the step's confirm_timeout from its own apply (revert), and by not_after.
+  void ApplyOnce(std::size_t index, Clock::time_point not_after, bool in_background);
+  void RevertAndConfirm(std::size_t index, Clock::time_point not_after);
   void Confirm(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline, int round);
   void ConfirmInBackground(std::size_t index, bool revert, Clock::time_point since, Clock::time_point deadline,
                            int round);

@@ -240,6 +240,31 @@ TEST(ChaosSchedulerConfirmationTest, AnApplyThatDidNothingIsUnconfirmedWithinThe
   EXPECT_EQ(timeline.events()[1].detail, "never active");
 }
 
+// The confirm timeout counts from the apply's own instant (the one after_seconds counts from), not
+// from a clock read before it. Under UBSan on a busy machine a preemption between the two reads made
+// the test above red 3 times in 30 (after_seconds 0.19995); a slow record_after_apply(), read between
+// them, makes the gap deterministic: before the fix the confirmation looked for 0.15 s of its 0.2 s.
+TEST(ChaosSchedulerConfirmationTest, TheConfirmTimeoutCountsFromTheApplyItself) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  struct SlowToAsk : Counting {
+    SlowToAsk() : Counting("kill") {}
+    bool record_after_apply() const override {
+      std::this_thread::sleep_for(milliseconds(50));
+      return false;
+    }
+    void Apply() override { ++applies; }  // nothing becomes active
+  };
+  auto f = std::make_shared<SlowToAsk>();
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = milliseconds(0), .fault = f, .confirm_timeout = milliseconds(200)}});
+  chaos.Finish(std::chrono::seconds(5));
+  const auto records = chaos.confirmations();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].status, Confirmation::Status::kNotConfirmed);
+  EXPECT_GE(records[0].after_seconds, 0.2);
+}
+
 TEST(ChaosSchedulerConfirmationTest, ResidueAfterRevertIsRecorded) {
   RunClock clock = RunClock::StartNow();
   ChaosTimeline timeline(clock);

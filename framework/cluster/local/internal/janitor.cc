@@ -202,8 +202,11 @@ int KillLeftoverPostgres(const std::vector<pid_t>& pids, const std::string& data
   std::vector<pid_t> killed;
   for (pid_t pid : pids) {
     if (pid <= 0 || !ProcessAlive(pid) || !CmdlineNames(pid, data_dir)) continue;
-    for (pid_t child : ChildPids(pid)) ::kill(child, SIGKILL);
+    // The parent first, its children (listed while it lives) after: a parent that saw a child die
+    // first could react before its own SIGKILL (a postmaster restarts its backends; a shell exits 0).
+    const std::vector<pid_t> children = ChildPids(pid);
     ::kill(pid, SIGKILL);
+    for (pid_t child : children) ::kill(child, SIGKILL);
     killed.push_back(pid);
   }
   if (!killed.empty()) WaitAllGone(killed, std::chrono::seconds(5));
