@@ -18,6 +18,7 @@
 #include "framework/config/internal/stop_conditions.h"
 #include "framework/config/internal/system_env.h"
 #include "framework/config/internal/values.h"
+#include "framework/config/internal/yaml_documents.h"
 #include "framework/config/internal/yaml_map.h"
 #include "framework/config/resilience_environment.h"
 
@@ -180,7 +181,7 @@ class ManifestParser {
   YAML::Node LoadSingleDocument(std::string_view text) {
     std::vector<YAML::Node> documents;
     try {
-      documents = YAML::LoadAll(std::string(text));
+      documents = internal::LoadAllDocuments(text);
     } catch (const YAML::Exception& e) {
       Fail(path_, e.mark.is_null() ? 1 : e.mark.line + 1, "YAML syntax error: " + e.msg);
     }

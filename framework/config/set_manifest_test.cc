@@ -3,6 +3,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "framework/config/internal/manifest_test_util.h"
 
@@ -193,6 +197,18 @@ TEST(SetManifestTest, YamlSyntaxErrorHasFileAndLine) {
   EXPECT_THAT(ErrorOf("set: pr\nscenarios:\n  - name: [a, b\n"), StartsWith("manifests/sets/pr.yaml:"));
   EXPECT_THAT(ErrorOf("set: pr\nscenarios:\n  - name: [a, b\n"), HasSubstr(": YAML syntax error: "));
   EXPECT_THAT(ErrorOf("set: pr\n  bad: indent\n"), StartsWith("manifests/sets/pr.yaml:2: YAML syntax error: "));
+}
+
+TEST(SetManifestTest, AStrayCommaIsASyntaxErrorWithItsLineNotAHang) {
+  // yaml-cpp 0.7's LoadAll loops forever on these (internal/yaml_documents.h); a 5 s alarm turns a
+  // regression into a failed death test instead of a hung suite.
+  EXPECT_EXIT(
+      {
+        ::alarm(5);
+        std::fprintf(stderr, "%s\n", ErrorOf("set: pr\n---\n&anchor,\n").c_str());
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "manifests/sets/pr.yaml:3: YAML syntax error: unexpected ','");
 }
 
 TEST(SetManifestTest, EmptyAndMultiDocumentManifests) {
