@@ -71,6 +71,7 @@ struct BenchFlags {
   int h2load_streams = 64;
   bool reference = true;  // the bare gRPC callback client's closed-loop row
   int coalesce_us = 0;    // RunnerOptions::dispatch_coalesce
+  bool polled = true;     // PseudonymTargetOptions::poll_completions: the CompletionQueue the runner polls
   double soak_seconds = 0;  // 0: no soak run
   double soak_rate = 5000;
   double soak_warmup_seconds = 60;
@@ -91,6 +92,8 @@ constexpr char kUsage[] =
     "  --h2load_clients=N     h2load -c (default 4)\n"
     "  --h2load_streams=N     h2load -m, concurrent streams per connection (default 64)\n"
     "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
+    "  --grpc_api=API         the runner's gRPC API: polled (a CompletionQueue polled by the dispatcher,\n"
+    "                         GrpcAsyncUnaryWorkload; the default) or callback (GrpcUnaryWorkload)\n"
     "  --soak_seconds=S       after the rates, one long run watching RSS (default 0 = none; env BENCH_SOAK_SECONDS)\n"
     "  --soak_rate=R          the soak run's rate (default 5000)\n"
     "  --soak_warmup_seconds=S  RSS is compared from this point of the soak on (default 60)\n"
@@ -129,7 +132,10 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "h2load_streams") f.h2load_streams = ParsePositiveInt(name, value);
     else if (name == "reference") f.reference = ParseBool(name, value);
     else if (name == "inflight_probe") f.inflight_probe = ParseBool(name, value);
-    else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
+    else if (name == "grpc_api") {
+      if (value != "polled" && value != "callback") throw FlagError("--grpc_api: expected polled or callback, got '" + value + "'");
+      f.polled = value == "polled";
+    } else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
     else if (name == "soak_seconds") f.soak_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
     else if (name == "soak_warmup_seconds") f.soak_warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
@@ -340,7 +346,8 @@ double GeneratorUsPerCall(const RunnerRow& r) {
 
 void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, const std::optional<H2loadRow>& h2,
                  const std::map<double, BareGrpcRow>& references, const std::map<double, BareGrpcRow>& paced) {
-  std::cout << "\n## Open-model runner (aftershock OpenModelRunner, " << flags.channels << " channel(s), "
+  std::cout << "\n## Open-model runner (aftershock OpenModelRunner, " << (flags.polled ? "polled" : "callback")
+            << " gRPC API, " << flags.channels << " channel(s), "
             << Fixed(flags.seconds, 1) << " s per rate, deadline 2 s)\n\n"
             << "| offered/s | achieved/s | ach/off | ok | failed | shed | lag p50 ms | lag p99 ms | lag max ms "
                "| call p50 ms | call p99 ms | gen CPU s/1k calls | gen us/call | server CPU s/1k calls "
@@ -505,7 +512,9 @@ int Main(int argc, char** argv) {
   std::cout << "load average before: " << LoadAverage() << "\n";
   pseudonym::PseudonymProcess server = pseudonym::PseudonymProcess::Start({});
   std::cout << "server: aftershock-pseudonym pid " << server.pid() << " on " << server.address() << "\n";
-  fixtures::PseudonymTarget target({server.address()}, {.channels = flags.channels});
+  fixtures::PseudonymTarget target({server.address()}, {.channels = flags.channels, .poll_completions = flags.polled});
+  std::cout << "runner's gRPC API: " << (flags.polled ? "polled CompletionQueue (GrpcAsyncUnaryWorkload)" : "callback (GrpcUnaryWorkload)")
+            << "\n";
   target.EnsureNamespace();
 
   if (flags.warmup_seconds > 0) {

@@ -49,6 +49,7 @@ OpenModelRunner::OpenModelRunner(Workload& workload, RunnerOptions options, RunC
       options_(std::move(options)),
       clock_(clock),
       idempotency_(workload.CallIdempotency()),
+      polled_(workload.PolledByDispatcher()),
       timeline_(clock),
       rng_(options_.seed) {
   if (options_.shard_count < 1 || options_.shard < 0 || options_.shard >= options_.shard_count) {
@@ -103,13 +104,14 @@ RunResult OpenModelRunner::Run() {
     }
     const Clock::time_point target = start + arrival.offset;
     Clock::time_point now = Clock::now();
-    // Long gaps are slept in slices so an interrupt is seen within ~100 ms.
+    // Long gaps are waited in slices so an interrupt is seen within ~100 ms.
+    if (polled_ && now >= target) workload_.PollCompletionsUntil(now);  // due already: what is ready
     while (now < target) {
       if (target - now > kPollSlice) {
-        std::this_thread::sleep_for(kPollSlice);
+        WaitUntil(now + kPollSlice);
         if (stop_now()) break;
       } else {
-        std::this_thread::sleep_until(target + options_.dispatch_coalesce);
+        WaitUntil(target + options_.dispatch_coalesce);
       }
       now = Clock::now();
     }
@@ -355,15 +357,34 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
   if (in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1) drained_.notify_all();
 }
 
+void OpenModelRunner::WaitUntil(Clock::time_point until) {
+  if (polled_) workload_.PollCompletionsUntil(until - options_.poll_slack);
+  std::this_thread::sleep_until(until);  // the precise rest (nothing when the poll ran to `until`)
+}
+
+bool OpenModelRunner::WaitForZeroInFlight(std::unique_lock<std::mutex>& lock, Clock::time_point limit) {
+  const auto drained = [this] { return in_flight_.load() == 0; };
+  if (!polled_) return drained_.wait_until(lock, limit, drained);
+  // The completions come only from polling, on this thread: poll in slices, without the lock that
+  // Finalize takes to decrement the count.
+  for (Clock::time_point now = Clock::now(); !drained(); now = Clock::now()) {
+    if (now >= limit) return false;
+    lock.unlock();
+    workload_.PollCompletionsUntil(std::min(limit, now + std::chrono::milliseconds(100)));
+    lock.lock();
+  }
+  return true;
+}
+
 void OpenModelRunner::WaitForDrain(Clock::time_point last_deadline) {
   std::unique_lock<std::mutex> lock(drain_mu_);
   const auto first_limit = std::max(last_deadline, Clock::now()) + options_.drain_grace;
-  if (drained_.wait_until(lock, first_limit, [this] { return in_flight_.load() == 0; })) return;
+  if (WaitForZeroInFlight(lock, first_limit)) return;
   std::fprintf(stderr,
                "aftershock: %lld calls still in flight %lld ms past their deadline: the workload must complete "
                "every attempt (call AttemptDone exactly once); waiting up to 30 s more\n",
                static_cast<long long>(in_flight_.load()), static_cast<long long>(options_.drain_grace.count()));
-  if (drained_.wait_for(lock, std::chrono::seconds(30), [this] { return in_flight_.load() == 0; })) return;
+  if (WaitForZeroInFlight(lock, Clock::now() + std::chrono::seconds(30))) return;
   // Freeing the runner now would let those completions write to freed memory.
   std::fprintf(stderr, "aftershock: calls never completed; aborting rather than corrupting results\n");
   std::abort();

@@ -67,6 +67,12 @@ struct RunnerOptions {
   // rates of thousands a second (on a VM each wake-up costs tens of microseconds of CPU across the
   // generator, the kernel and the server); 0 wakes for every arrival.
   std::chrono::microseconds dispatch_coalesce{0};
+  // For a workload polled by the dispatcher (Workload::PolledByDispatcher): its poll is asked to
+  // return this long before the next arrival is due, and a precise sleep covers the rest, because a
+  // poll's own timer may be coarse (gRPC's wakes on millisecond ticks, often 1-2 ms late). So a
+  // completion that arrives in that last stretch is seen up to this late; shorter is more exact,
+  // longer costs fewer wake-ups only where the poll's timer is already precise.
+  std::chrono::microseconds poll_slack{2000};
   // Polled before every arrival and at least every 100 ms while waiting for the next one; true stops
   // dispatching early (e.g. on SIGINT, or a safety abort). Once stopped, no retry is sent either: a
   // call that would have been retried ends with its last attempt's code. Optional.
@@ -129,12 +135,17 @@ class OpenModelRunner {
   void OnAttemptDone(InFlightCall* call, CallCode code);
   void Finalize(InFlightCall* call, CallCode code, Clock::time_point now);
   void WaitForDrain(Clock::time_point last_deadline);
+  // Until `until`: polls the workload's completions meanwhile when it asks for that, else sleeps.
+  void WaitUntil(Clock::time_point until);
+  // Waits for the in-flight count to reach zero until `limit`; true when it did.
+  bool WaitForZeroInFlight(std::unique_lock<std::mutex>& lock, Clock::time_point limit);
   void NoteSent(Clock::time_point at);
 
   Workload& workload_;
   RunnerOptions options_;
   RunClock clock_;
   Idempotency idempotency_;
+  bool polled_;  // workload_.PolledByDispatcher(), read once
 
   mutable std::mutex timeline_mu_;
   metrics::LoadTimeline timeline_;

@@ -115,6 +115,20 @@ class Workload {
   // within Issue. The runner reports the later of this and its own last Issue as the last request
   // sent (RunResult::last_sent_ns), which a safety abort's stop latency is measured to. From any thread.
   virtual std::optional<Clock::time_point> LastSent() const { return std::nullopt; }
+
+  // For a workload whose completions wait in a queue until a thread polls it (a gRPC CompletionQueue:
+  // GrpcAsyncUnaryWorkload): true makes the runner poll it on its dispatcher thread, through
+  // PollCompletionsUntil, before each arrival, while it waits for the next one, and while it drains.
+  // One thread then both sends and completes the calls, which spares the cross-thread wake-ups that
+  // cost an open-model generator most of its CPU (docs/benchmarks.md). The price: a completion is
+  // seen, and its latency taken, when the dispatcher next polls, which can be up to about
+  // RunnerOptions::poll_slack after it arrived. Default false: completions arrive on the workload's
+  // own threads and are timed there.
+  virtual bool PolledByDispatcher() const { return false; }
+  // Delivers the completions that are ready (each attempt's AttemptDone, on this thread) and waits
+  // for more until `until` at the latest (a time already past: only what is ready). Called only when
+  // PolledByDispatcher(), from one thread per runner.
+  virtual void PollCompletionsUntil(Clock::time_point until) { (void)until; }
 };
 
 // How outcomes are classified. Defaults follow the seed's measurement traps: retry UNAVAILABLE
