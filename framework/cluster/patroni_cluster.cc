@@ -326,8 +326,10 @@ void PatroniCluster::KillMember(const std::string& name) {
   const std::optional<pid_t> postmaster = internal::LivePostmasterPid(DataDirOf(member));
   std::vector<pid_t> postgres_pids;
   if (postmaster) {
-    postgres_pids = internal::ChildPids(*postmaster);
+    // The postmaster first, then the children listed now: a postmaster that saw a backend die
+    // first would start crash recovery and fork new ones (as KillLeftoverPostgres found).
     postgres_pids.push_back(*postmaster);
+    for (pid_t child : internal::ChildPids(*postmaster)) postgres_pids.push_back(child);
   }
   // Patroni leads its own process group (pg_rewind / pg_basebackup run inside it); the
   // postmaster is detached (setsid), so it and its backends are signalled by PID.

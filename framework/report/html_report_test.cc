@@ -421,6 +421,21 @@ TEST(JudgeRun, RedAsExpectedOnlyWhenExactlyTheExpectedGatesAreRedAndNothingElse)
   EXPECT_EQ(JudgeRun(p3, {"p3-reverse-lookup-extra: x"}, p3), "FAIL");
 }
 
+TEST(NonEmptyLines, SkipsEmptyLinesAndKeepsALastLineWithoutANewline) {
+  EXPECT_EQ(NonEmptyLines(""), std::vector<std::string>{});
+  EXPECT_EQ(NonEmptyLines("a\n\nb: x\n"), (std::vector<std::string>{"a", "b: x"}));
+  EXPECT_EQ(NonEmptyLines("\na\nb"), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(ExpectedRedOfGatesJson, ReadsTheArrayAndNothingFromAFileWithoutOne) {
+  EXPECT_EQ(ExpectedRedOfGatesJson(R"({"verdict":"FAIL","expected_red":["p3-reverse-lookup","x"],"gates":[]})"),
+            (std::set<std::string>{"p3-reverse-lookup", "x"}));
+  EXPECT_TRUE(ExpectedRedOfGatesJson(R"({"verdict":"PASS","gates":[]})").empty());  // from before it had one
+  EXPECT_TRUE(ExpectedRedOfGatesJson("not json").empty());
+  EXPECT_TRUE(ExpectedRedOfGatesJson(R"({"expected_red":"p3"})").empty());
+  EXPECT_TRUE(ExpectedRedOfGatesJson(R"({"expected_red":["p3",7]})").empty());
+}
+
 TEST(HtmlReport, ACaughtSeededDefectShowsRedAsExpectedNotAsAFailure) {
   const auto outcome = Outcome();  // p3 red
   const ScenarioReport r = MakeScenarioReport(outcome, kExpectsP3.expected_red);

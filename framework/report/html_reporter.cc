@@ -84,29 +84,6 @@ std::set<std::string> RedGates(const std::string& verdict) {
   return names;
 }
 
-std::vector<std::string> NonEmptyLines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty()) out.push_back(line);
-  }
-  return out;
-}
-
-// gates.json's "expected_red" (none when the file is missing, unreadable or from before it had them).
-std::set<std::string> ExpectedRed(const std::filesystem::path& gates_json) {
-  bool exists = false;
-  const std::string text = Slurp(gates_json, &exists);
-  std::set<std::string> names;
-  if (!exists) return names;
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("expected_red") || !j["expected_red"].is_array()) return names;
-  for (const auto& name : j["expected_red"]) {
-    if (name.is_string()) names.insert(name.get<std::string>());
-  }
-  return names;
-}
-
 }  // namespace
 
 std::vector<IndexEntry> ScanSetFolder(const std::string& set_dir) {
@@ -117,13 +94,13 @@ std::vector<IndexEntry> ScanSetFolder(const std::string& set_dir) {
     if (!e.is_directory(ec2) || !std::filesystem::exists(e.path() / "report.html", ec2)) continue;
     IndexEntry entry;
     entry.scenario = e.path().filename().string();
-    bool has_verdict = false, has_failures = false;
+    bool has_verdict = false, has_failures = false, has_gates = false;
     const std::string verdict = Slurp(e.path() / "verdict.txt", &has_verdict);
     const std::string failures = Slurp(e.path() / "failures.txt", &has_failures);
     entry.red = CountFailLines(verdict);
     entry.verdict = !has_verdict ? "?"
                                  : std::string(JudgeRun(RedGates(verdict), NonEmptyLines(failures),
-                                                        ExpectedRed(e.path() / "gates.json")));
+                                                        ExpectedRedOfGatesJson(Slurp(e.path() / "gates.json", &has_gates))));
     entries.push_back(std::move(entry));
   }
   if (ec) std::fprintf(stderr, "aftershock: cannot list %s: %s\n", set_dir.c_str(), ec.message().c_str());

@@ -89,16 +89,30 @@ std::string LostPromisesCsv(const scenario::ScenarioOutcome& outcome, std::size_
   return out;
 }
 
-std::vector<std::string> SplitLines(const std::string& text) {
+}  // namespace
+
+std::vector<std::string> NonEmptyLines(std::string_view text) {
   std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    if (!line.empty()) lines.emplace_back(line);
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
   }
   return lines;
 }
 
-}  // namespace
+std::set<std::string> ExpectedRedOfGatesJson(std::string_view gates_json) {
+  std::set<std::string> names;
+  const nlohmann::json j = nlohmann::json::parse(gates_json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("expected_red") || !j["expected_red"].is_array()) return names;
+  for (const auto& name : j["expected_red"]) {
+    if (!name.is_string()) return {};
+    names.insert(name.get<std::string>());
+  }
+  return names;
+}
 
 std::string_view JudgeRun(const std::set<std::string>& red_gates, const std::vector<std::string>& failure_lines,
                           const std::set<std::string>& expected_red) {
@@ -151,7 +165,7 @@ ScenarioReport MakeScenarioReport(const scenario::ScenarioOutcome& outcome, cons
     if (!g.passed) red_gates.insert(g.name);
   }
   r.all_passed = r.failures.empty();
-  r.judgement = std::string(JudgeRun(red_gates, SplitLines(r.failures), expected_red));
+  r.judgement = std::string(JudgeRun(red_gates, NonEmptyLines(r.failures), expected_red));
   r.gates_json = GatesJson(outcome, r.failures, expected_red, r.judgement);
   if (outcome.verification) r.lost_promises_csv = LostPromisesCsv(outcome, &r.lost_promises);
   return r;

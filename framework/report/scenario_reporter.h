@@ -55,6 +55,13 @@ inline constexpr std::string_view kJudgementRedAsExpected = "RED-AS-EXPECTED";
 std::string_view JudgeRun(const std::set<std::string>& red_gates, const std::vector<std::string>& failure_lines,
                           const std::set<std::string>& expected_red);
 
+// The non-empty lines of `text` (e.g. a failures.txt: JudgeRun's failure_lines).
+std::vector<std::string> NonEmptyLines(std::string_view text);
+
+// The expected-red gate names of a gates.json text (its "expected_red" array); none when the text is
+// not a JSON object, has no such array (a file from before it had one) or a name is not a string.
+std::set<std::string> ExpectedRedOfGatesJson(std::string_view gates_json);
+
 // One CSV timeline, rendered once for every sink.
 struct Timeline {
   std::string file_name;  // e.g. "load-timeline.csv"

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "framework/report/scenario_reporter.h"
 #include "framework/report/svg_plot.h"
 #include "tools/report/history.h"
 #include "tools/report/summary.h"
@@ -54,9 +55,7 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
         }
         s.gates.emplace_back(g.at("name").get<std::string>(), std::move(f));
       }
-      if (j.contains("expected_red")) {
-        for (const auto& name : j.at("expected_red")) s.expected_red.insert(name.get<std::string>());
-      }
+      s.expected_red = report::ExpectedRedOfGatesJson(*text);
     } catch (const nlohmann::json::exception& e) {
       throw std::runtime_error((dir / "gates.json").string() + ": not a gates.json: " + e.what());
     }

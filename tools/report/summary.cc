@@ -47,13 +47,12 @@ std::string Num(double v) {
   return buf;
 }
 
+// The non-empty lines of a file (none when it is missing).
 std::vector<std::string> Lines(const fs::path& path) {
-  std::vector<std::string> lines;
   std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return report::NonEmptyLines(text.str());
 }
 
 }  // namespace
