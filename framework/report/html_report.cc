@@ -11,6 +11,7 @@
 
 #include "framework/gates/availability_gates.h"
 #include "framework/metrics/stage_summary.h"
+#include "framework/report/internal/curve_section.h"
 #include "framework/report/svg_plot.h"
 
 namespace aftershock::report {
@@ -521,6 +522,7 @@ std::string RenderHtmlReport(const ScenarioInfo& info, const ScenarioReport& rep
          LostPromisesPlot(*o, x_max, marks) + LostByAttributeTable(*o) + LostPromisesTable(*o->verification);
   }
   b += RecoveryStopClock(*o, x_max, marks);
+  b += internal::CurvesSection(o->curves);
   b += "<h2>Gates</h2>\n" + GateTable(o->gates, info.expected_red);
   b += "<h2>Stage report</h2>\n" + StageTable(o->load.timeline);
   b += "<h2>Chaos timeline</h2>\n" + ChaosTable(*o) + ConfirmationTable(*o);

@@ -12,6 +12,8 @@
 //     on each the time a fault took to confirm its effect (the failover time);
 //   - the recovery stop-clock when the time-to-recover gate timed fault rounds (`data-plot="recovery"`:
 //     per round a bracket from the revert to the recovery, and a table of the rounds);
+//   - a suite's own curves (ScenarioOutcome::curves, e.g. the breakpoint's goodput against offered
+//     rate: `data-plot="curve-<name>"` and `<table class="curve" data-curve="<name>">`);
 //   - the gate table, red first (FAIL, then PASS, then N/A; with expected-red gates: one that stayed
 //     green first, then the other red ones, then the expected red ones), with each gate's message
 //     (figure and budget) and figures; the stage report; the chaos timeline; the fault confirmations.

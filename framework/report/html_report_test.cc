@@ -100,6 +100,31 @@ TEST(HtmlReport, HasOnePlotOfEachKindAndEveryFaultWindowOnEach) {
   EXPECT_THAT(html, Not(HasSubstr("@import")));
 }
 
+TEST(HtmlReport, ASuitesCurveIsPlottedOnItsOwnAxisWithItsMarksAndListedPointByPoint) {
+  auto outcome = Outcome();
+  outcome.curves.push_back({.name = "breakpoint-goodput",
+                            .title = "goodput against offered rate (breakpoint steps)",
+                            .x_label = "offered calls/s",
+                            .y_label = "goodput calls/s",
+                            .points = {{100, 99.5}, {200, 198}, {300, 171.25}},
+                            .identity_line = true,
+                            .x_marks = {{200, "last step held"}, {300, "first step failed"}}});
+  const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));
+  EXPECT_EQ(Count(html, "<svg class=\"plot\""), 4u);  // the three timelines and the curve
+  EXPECT_EQ(Count(html, "data-plot=\"curve-breakpoint-goodput\""), 1u);
+  EXPECT_THAT(html, HasSubstr("<h2>goodput against offered rate (breakpoint steps)</h2>"));
+  EXPECT_EQ(Count(html, "data-series=\"goodput calls/s\""), 1u);
+  EXPECT_EQ(Count(html, "data-series=\"y = x\""), 1u);
+  EXPECT_EQ(Count(html, "data-event=\"mark\" data-fault=\"last step held\""), 1u);
+  EXPECT_EQ(Count(html, "data-event=\"mark\" data-fault=\"first step failed\""), 1u);
+  EXPECT_THAT(html, HasSubstr("<p class=\"curve-marks\">last step held at 200; first step failed at 300</p>"));
+  EXPECT_THAT(html, HasSubstr("<table class=\"curve\" data-curve=\"breakpoint-goodput\">"));
+  EXPECT_EQ(Count(html, "<tr class=\"point\">"), 3u);
+  EXPECT_THAT(html, HasSubstr("<tr class=\"point\"><td class=\"num\">300</td><td class=\"num\">171.25</td></tr>"));
+  // No curve, no section.
+  EXPECT_EQ(Count(RenderHtmlReport(kInfo, MakeScenarioReport(Outcome())), "class=\"curve\""), 0u);
+}
+
 TEST(HtmlReport, ListsTheRedGateFirstThenGreenThenNotApplicable) {
   const auto outcome = Outcome();
   const std::string html = RenderHtmlReport(kInfo, MakeScenarioReport(outcome));

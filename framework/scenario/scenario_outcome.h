@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/chaos/chaos_scheduler.h"
@@ -34,6 +35,20 @@ struct AbortRecord {
   double stop_latency_seconds = 0;
 };
 
+// A curve a suite computed from the run, for the report sinks to draw beside the timelines (the HTML
+// page plots it and lists its points): e.g. the breakpoint's goodput against the offered rate of each
+// step (suites/banking). Its x axis is whatever the suite says, not the run's seconds.
+struct OutcomeCurve {
+  std::string name;     // an id, file- and DOM-safe: "breakpoint-goodput"
+  std::string title;    // "goodput against offered rate (breakpoint steps)"
+  std::string x_label;  // "offered calls/s"
+  std::string y_label;  // "goodput calls/s"
+  std::vector<std::pair<double, double>> points;  // (x, y), in the order to join them
+  bool identity_line = false;  // also draw y = x (e.g. goodput equal to the offered rate)
+  // Labelled x positions: {200, "last step held"}, {250, "first step failed"}.
+  std::vector<std::pair<double, std::string>> x_marks;
+};
+
 struct ScenarioOutcome {
   load::RunResult load;
   chaos::ChaosTimeline chaos;
@@ -48,6 +63,7 @@ struct ScenarioOutcome {
   std::optional<AbortRecord> abort;  // stopped by the safety watch
   std::vector<std::string> abort_notes;  // AbortMonitor::Notes() at the end of the load
   std::string ledger_error;  // writing the ledger file failed (the run's promises are not all on disk)
+  std::vector<OutcomeCurve> curves;  // a suite's own (fixtures' JudgeOptions::suite_curves), for the sinks
 };
 
 }  // namespace aftershock::scenario

@@ -308,4 +308,19 @@ std::vector<std::pair<std::string, std::string>> BisectionProperties(const Bisec
           {p + "_resolution", Num(resolution)}};
 }
 
+scenario::OutcomeCurve GoodputCurve(const BreakpointReport& report, std::string name) {
+  scenario::OutcomeCurve curve{.name = std::move(name),
+                               .title = "goodput against offered rate (" + report.stage + " steps)",
+                               .x_label = "offered /s",
+                               .y_label = "goodput /s",
+                               .points = {},
+                               .identity_line = true,
+                               .x_marks = {}};
+  for (const StepResult& step : report.steps) curve.points.emplace_back(step.rate, step.goodput);
+  const auto rate_of = [&](int index) { return report.steps[static_cast<std::size_t>(index)].rate; };
+  if (report.last_held >= 0) curve.x_marks.emplace_back(rate_of(report.last_held), "last step held");
+  if (report.first_failed >= 0) curve.x_marks.emplace_back(rate_of(report.first_failed), "first step failed");
+  return curve;
+}
+
 }  // namespace aftershock::stress

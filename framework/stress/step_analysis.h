@@ -43,6 +43,7 @@
 
 #include "framework/common/call_code.h"
 #include "framework/load/rate_profile.h"
+#include "framework/scenario/scenario_outcome.h"
 #include "framework/metrics/generator_health.h"
 #include "framework/metrics/load_timeline.h"
 #include "framework/stress/metric_sampler.h"
@@ -125,6 +126,10 @@ std::string FormatBreakpointCsv(const BreakpointReport& report);
 // <prefix>_step<i>_{rate,goodput,p99_ms,success_ratio,shed_ratio,held}.
 std::vector<std::pair<std::string, std::string>> BreakpointProperties(const BreakpointReport& report,
                                                                       std::string_view prefix = "breakpoint");
+// The goodput-against-offered-rate curve for the report sinks (ScenarioOutcome::curves, drawn on
+// report.html): one point per step (rate, goodput), the line y = x, and marks at the last step that
+// held and the first that did not. Hand it over with fixtures' JudgeOptions::suite_curves.
+scenario::OutcomeCurve GoodputCurve(const BreakpointReport& report, std::string name = "breakpoint-goodput");
 
 // The adaptive mode: between last_good_rate (held) and first_bad_rate (did not), runs `held(rate)` at
 // the midpoint and narrows, until first_bad - last_good <= resolution or max_iterations trials.

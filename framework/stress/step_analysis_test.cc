@@ -116,6 +116,13 @@ TEST(StepAnalysisTest, NamesTheBreakpointAndItsFailureModes) {
   EXPECT_EQ(props["breakpoint_failure_mode"], "latency+shedding");
   EXPECT_EQ(props["breakpoint_curve"], "100:100,200:200,300:200,400:150");
   EXPECT_EQ(props["breakpoint_step3_held"], "false");
+
+  const scenario::OutcomeCurve curve = GoodputCurve(r);
+  EXPECT_EQ(curve.name, "breakpoint-goodput");
+  EXPECT_EQ(curve.points, (std::vector<std::pair<double, double>>{{100, 100}, {200, 200}, {300, 200}, {400, 150}}));
+  EXPECT_TRUE(curve.identity_line);
+  EXPECT_EQ(curve.x_marks,
+            (std::vector<std::pair<double, std::string>>{{200, "last step held"}, {300, "first step failed"}}));
 }
 
 TEST(StepAnalysisTest, ASampledSignalOverItsLimitIsPoolSaturation) {

@@ -126,6 +126,12 @@ class BankingSuite : public fixtures::ResilienceScenario {
     options.suite_gates = [&](const fixtures::ScenarioOutcome& outcome) {
       return StressGates(outcome, profile);
     };
+    // The breakpoint's goodput curve on report.html (computed by StressGates' ReportBreakpoint).
+    options.suite_curves = [&](const fixtures::ScenarioOutcome&) {
+      std::vector<scenario::OutcomeCurve> curves;
+      if (breakpoint_) curves.push_back(stress::GoodputCurve(*breakpoint_));
+      return curves;
+    };
     RunAndJudge(target, {}, std::move(options));
     // The breakpoint table joins the stage report the artifacts sink has just written.
     if (!breakpoint_text_.empty()) {
@@ -193,6 +199,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
     options.slo.success_ratio_min = p.GetDouble("slo_success_ratio");
     options.slo.shed_ratio_max = p.GetDouble("slo_shed_ratio");
     const stress::BreakpointReport report = stress::AnalyzeSteps(outcome.load.timeline, profile, options, &outcome.load.health);
+    breakpoint_ = report;
     std::string text = stress::FormatBreakpointText(report);
     std::vector<std::pair<std::string, std::string>> properties = stress::BreakpointProperties(report);
     // The adaptive mode (bisect_resolution): constant trials between the last step that held and the
@@ -259,6 +266,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
   std::shared_ptr<stress::ResponseRecorder> recorder_;
   std::unique_ptr<stress::MetricSampler> sampler_;
   std::string breakpoint_text_;  // set by ReportBreakpoint, appended to the stage report after the run
+  std::optional<stress::BreakpointReport> breakpoint_;  // set by ReportBreakpoint, drawn as a curve
 };
 
 // Nominal load on the healthy gateway: every gate green, every payment reads back.
