@@ -4,7 +4,8 @@
 For every scenario folder of a set (one holding report.html), and for the set's index.html:
   - the screenshot is not blank (more than MIN_COLOURS distinct colours; PNG decoded here, no PIL);
   - the DOM Chromium built has one plot each of throughput, latency and lag (and lost-promises when
-    the folder has lost-promises.csv, recovery when its time-to-recover gate timed rounds), one chaos-window per
+    the folder has lost-promises.csv, recovery when its time-to-recover gate timed rounds, the
+    breakpoint's goodput curve when it has breakpoint.csv), one chaos-window per
     fault span of chaos-timeline.csv on each plot, and a gate table whose FAIL / PASS / N/A rows
     match verdict.txt's lines; the page's verdict (PASS, FAIL or RED-AS-EXPECTED) matches the
     folder's verdict.txt, failures.txt and gates.json's expected_red;
@@ -212,11 +213,14 @@ def check_scenario(chromium, profile, folder, page=None):
         want_plots.append("lost-promises")
     if has_recovery_rounds(folder):
         want_plots.append("recovery")
+    if os.path.exists(os.path.join(folder, "breakpoint.csv")):
+        want_plots.append("curve-breakpoint-goodput")  # a suite's curve: its own x axis, no chaos windows
     if sorted(dom.plots) != sorted(want_plots):
         problems.append("plots %s, want one each of %s" % (dom.plots, ", ".join(want_plots)))
     spans = expected_spans(folder)
-    if any(w != spans for w in dom.windows) or not dom.windows:
-        problems.append("chaos windows per plot %s, want %d (the fault spans of chaos-timeline.csv)" % (dom.windows, spans))
+    timeline_windows = [w for plot, w in zip(dom.plots, dom.windows) if not (plot or "").startswith("curve-")]
+    if any(w != spans for w in timeline_windows) or not timeline_windows:
+        problems.append("chaos windows per plot %s, want %d (the fault spans of chaos-timeline.csv)" % (timeline_windows, spans))
     want = expected_gates(folder)
     for word in ("FAIL", "PASS", "N/A"):
         if dom.gates.get(word, 0) != want.get(word, 0):
