@@ -29,6 +29,7 @@
 #include <memory>
 #include <utility>
 
+#include "framework/load/internal/grpc_unary_hooks.h"
 #include "framework/load/workload.h"
 
 namespace aftershock::load {
@@ -87,8 +88,8 @@ class GrpcAsyncUnaryWorkload : public Workload {
       auto& state = *static_cast<State*>(tag);
       // Finish's event is always ok (the status says how the call ended); a false one means the
       // queue gave the call up, which is the transport's failure.
-      CallCode code = ok ? static_cast<CallCode>(state.status.error_code()) : kCodeTransportError;
-      if (code == kCodeOk && hooks_.validate) code = hooks_.validate(state.request, state.response);
+      const CallCode code = ok ? internal::AttemptCode(hooks_, state.status, state.request, state.response)
+                               : kCodeTransportError;
       state.reader.reset();
       state.done(code);  // last: the state may be gone after this
     });
@@ -98,11 +99,7 @@ class GrpcAsyncUnaryWorkload : public Workload {
 
   void OnFinal(CallState& call, const FinalOutcome& outcome) override {
     auto& state = static_cast<State&>(call);
-    if (outcome.ok) {
-      if (hooks_.on_success) hooks_.on_success(state.request, state.response, outcome);
-    } else if (outcome.indeterminate && hooks_.on_indeterminate) {
-      hooks_.on_indeterminate(state.request, outcome);
-    }
+    internal::DeliverFinal(hooks_, state.request, state.response, outcome);
   }
 
  private:

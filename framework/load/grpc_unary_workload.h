@@ -24,6 +24,7 @@
 #include <memory>
 #include <utility>
 
+#include "framework/load/internal/grpc_unary_hooks.h"
 #include "framework/load/workload.h"
 
 namespace aftershock::load {
@@ -60,9 +61,8 @@ class GrpcUnaryWorkload : public Workload {
     state.response.Clear();
     hooks_.start(attempt.sequence, state.context.get(), &state.request, &state.response,
                  [this, &state, done](grpc::Status status) {
-                   CallCode code = static_cast<CallCode>(status.error_code());
-                   if (code == kCodeOk && hooks_.validate) code = hooks_.validate(state.request, state.response);
-                   done(code);  // last: the state may be gone after this
+                   // Last: the state may be gone after done().
+                   done(internal::AttemptCode(hooks_, status, state.request, state.response));
                  });
   }
 
@@ -70,11 +70,7 @@ class GrpcUnaryWorkload : public Workload {
 
   void OnFinal(CallState& call, const FinalOutcome& outcome) override {
     auto& state = static_cast<State&>(call);
-    if (outcome.ok) {
-      if (hooks_.on_success) hooks_.on_success(state.request, state.response, outcome);
-    } else if (outcome.indeterminate && hooks_.on_indeterminate) {
-      hooks_.on_indeterminate(state.request, outcome);
-    }
+    internal::DeliverFinal(hooks_, state.request, state.response, outcome);
   }
 
  private:
