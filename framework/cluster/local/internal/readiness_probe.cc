@@ -25,7 +25,10 @@ ReadinessCheck::ReadinessCheck(int port, ReadinessProbe probe)
   if (probe_.kind != ReadinessProbe::Kind::kGrpcHealth) return;
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  // gRPC takes this as the least time one connection attempt (TCP connect and HTTP/2 handshake)
+  // may take, not as a backoff. At 100 ms a slow machine never connected: under ThreadSanitizer
+  // the handshake took longer and was cut off ("handshaker shutdown"), 2 checks in 10.
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 5000);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 500);
   channel_ = grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials(), args);
   stub_->health = grpc::health::v1::Health::NewStub(channel_);

@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include "framework/cluster/fault_proxy/fault_proxy.h"
+
 namespace aftershock::cluster::internal {
 namespace {
 
@@ -101,6 +103,25 @@ TEST(ReadinessProbeTest, GrpcHealthFollowsTheServersStatus) {
   server->Shutdown();
   EXPECT_EQ(ReadinessCheck(ClosedPort(), {.kind = ReadinessProbe::Kind::kGrpcHealth}).Check(milliseconds(500)),
             ProbeResult::kNoAnswer);
+}
+
+// A server whose HTTP/2 handshake takes longer than 100 ms (300 ms each way through the proxy) is
+// still found serving: gRPC cuts a connection attempt off after GRPC_ARG_MIN_RECONNECT_BACKOFF_MS,
+// and at 100 ms no attempt ever completed (a slow machine, ThreadSanitizer).
+TEST(ReadinessProbeTest, GrpcHealthConnectsThroughASlowHandshake) {
+  grpc::EnableDefaultHealthCheckService(true);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  grpc::CallbackGenericService nothing;
+  builder.RegisterCallbackGenericService(&nothing);
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  auto proxy = FaultProxy::Start("slow-handshake", "127.0.0.1", 0, "127.0.0.1", static_cast<std::uint16_t>(port));
+  proxy->SetFaults(ProxyFaults{.latency = milliseconds(300)});
+  ReadinessCheck probe(proxy->port(), {.kind = ReadinessProbe::Kind::kGrpcHealth});
+  EXPECT_EQ(probe.Check(milliseconds(20000)), ProbeResult::kServing);
+  server->Shutdown();
 }
 
 }  // namespace
