@@ -66,7 +66,8 @@ class FakePolledWorkload : public Workload {
   std::deque<Pending> queue_;
 };
 
-RunnerOptions Options(double rate, double seconds) {
+// Not `Options`: open_model_runner_test.cc's, in the same unity batch, sets other fields.
+RunnerOptions PolledOptions(double rate, double seconds) {
   RunnerOptions o;
   o.profile = RateProfile::Constant(rate, seconds);
   o.call_deadline = milliseconds(1000);
@@ -77,7 +78,7 @@ RunnerOptions Options(double rate, double seconds) {
 TEST(PolledWorkloadTest, EveryArrivalIsIssuedAndCompletedOnTheDispatcherThreadExactlyOncePerSecond) {
   const RunClock clock = RunClock::StartNow();
   FakePolledWorkload w(milliseconds(3));
-  RunnerOptions o = Options(300, 3);
+  RunnerOptions o = PolledOptions(300, 3);
   o.dispatch_coalesce = std::chrono::microseconds(500);  // batching: still no arrival dropped or merged
   OpenModelRunner runner(w, o, clock);
   const RunResult r = runner.Run();
@@ -103,7 +104,7 @@ TEST(PolledWorkloadTest, RetriesIssuedFromTheRetryThreadStillCompleteThroughTheP
   const RunClock clock = RunClock::StartNow();
   FakePolledWorkload w(milliseconds(2));
   w.fail_first_attempt_ = true;
-  OpenModelRunner runner(w, Options(100, 1), clock);
+  OpenModelRunner runner(w, PolledOptions(100, 1), clock);
   const RunResult r = runner.Run();
   EXPECT_EQ(r.issued, 100u);
   EXPECT_EQ(r.ok, 100u);
@@ -116,7 +117,7 @@ TEST(PolledWorkloadTest, TheDrainPollsUntilTheLastCallCompletes) {
   // can deliver the last second's calls.
   const RunClock clock = RunClock::StartNow();
   FakePolledWorkload w(milliseconds(300));
-  OpenModelRunner runner(w, Options(50, 1), clock);
+  OpenModelRunner runner(w, PolledOptions(50, 1), clock);
   const RunResult r = runner.Run();
   EXPECT_EQ(r.ok, 50u);
   EXPECT_EQ(runner.Progress().in_flight, 0);
