@@ -102,8 +102,11 @@ struct InFlightMemoryFit {
   std::size_t samples = 0;
 };
 InFlightMemoryFit FitHeapPerCall(const std::vector<std::pair<double, double>>& points);
-// Runs `run` on this thread while another samples `in_flight()` and glibc's heap in use
-// (mallinfo2().uordblks) every 20 ms (at most 1000 samples), then fits them.
+// Heap bytes the program has in use: glibc's mallinfo2().uordblks (blocks below the mmap threshold,
+// 128 KiB by default), or AddressSanitizer's allocator's count in an ASan build.
+std::size_t HeapBytesInUse();
+// Runs `run` on this thread while another samples `in_flight()` and HeapBytesInUse() every 20 ms
+// (at most 1000 samples), then fits them.
 InFlightMemoryFit SampleHeapPerCall(const std::function<std::int64_t()>& in_flight, const std::function<void()>& run);
 
 // User + system CPU of every child this process has reaped so far.
