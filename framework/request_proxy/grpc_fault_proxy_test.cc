@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "framework/process/scratch_dir.h"
+#include "framework/request_proxy/internal/delay_pairs.h"
 #include "framework/request_proxy/request_proxy_process.h"
 
 #include <algorithm>
@@ -110,33 +111,18 @@ class GrpcFaultProxyTest : public ::testing::Test {
     return ms[ms.size() / 2];
   }
 
-  struct DelayMedians {
-    double delayed_ms;  // median latency of a call the rule delays
-    double base_ms;     // median latency of one no rule matches: the proxy's own pass-through
-    double added_ms;    // median of (delayed - base) over adjacent pairs: the delay the rule adds
-  };
-
   // `n` pairs of calls, one to /pkg.Svc/Get (which the test's rule matches), then one to
   // /pkg.Other/Get (which no rule matches), on the same channel: the rule's delay is what the first
-  // adds to the second. Against zero, a delayed call's latency also counts the pass-through, which
-  // is what put it 5.2 ms off under AddressSanitizer on a busy machine (docs/sanitizers.md).
-  DelayMedians MeasureDelay(int n) {
-    std::vector<double> delayed, base, added;
+  // adds to the second (internal/delay_pairs.h; against zero it was 5.2 ms off under AddressSanitizer
+  // on a busy machine).
+  internal::DelayMedians MeasureDelay(int n) {
     auto timed = [this](const std::string& method) {
       const auto start = std::chrono::steady_clock::now();
       EXPECT_TRUE(Call(method, "x").status.ok());
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     };
-    for (int i = 0; i < n; ++i) {
-      delayed.push_back(timed("/pkg.Svc/Get"));
-      base.push_back(timed("/pkg.Other/Get"));
-      added.push_back(delayed.back() - base.back());
-    }
-    auto median = [](std::vector<double>& ms) {
-      std::sort(ms.begin(), ms.end());
-      return ms[ms.size() / 2];
-    };
-    return {median(delayed), median(base), median(added)};
+    return internal::MedianDelayOverPairs(n, [&] { return timed("/pkg.Svc/Get"); },
+                                          [&] { return timed("/pkg.Other/Get"); });
   }
 
   std::shared_ptr<RuleTable> rules_;
@@ -185,10 +171,10 @@ TEST_F(GrpcFaultProxyTest, StatusInjectionShareWithinTwoPointsOver10000Calls) {
 TEST_F(GrpcFaultProxyTest, DelaysWithin5Ms) {
   rules_->Set({.id = "slow", .protocol = Protocol::kGrpc, .route = "/pkg.Svc/", .share = 1.0,
                .action = DelayRequestAction{50ms}});
-  const DelayMedians request = MeasureDelay(11);
+  const internal::DelayMedians request = MeasureDelay(11);
   rules_->Set({.id = "slow", .protocol = Protocol::kGrpc, .route = "/pkg.Svc/", .share = 1.0,
                .action = DelayResponseAction{50ms}});
-  const DelayMedians response = MeasureDelay(11);
+  const internal::DelayMedians response = MeasureDelay(11);
   std::printf("grpc delay 50 ms: delay_request median %.2f ms (no rule %.2f ms, added %.2f ms), "
               "delay_response median %.2f ms (no rule %.2f ms, added %.2f ms)\n",
               request.delayed_ms, request.base_ms, request.added_ms, response.delayed_ms, response.base_ms,

@@ -11,6 +11,7 @@
 #include "framework/load/http_test_server.h"
 #include "framework/net/http_exchange.h"
 #include "framework/request_proxy/control_server.h"
+#include "framework/request_proxy/internal/delay_pairs.h"
 #include "framework/request_proxy/internal/test_http_client.h"
 #include "framework/request_proxy/request_proxy_client.h"
 
@@ -44,40 +45,23 @@ class HttpFaultProxyTest : public ::testing::Test {
     return std::chrono::duration<double, std::milli>(ms[ms.size() / 2]);
   }
 
-  struct DelayMedians {
-    double delayed_ms;  // median latency of a request the rule delays
-    double base_ms;     // median latency of one no rule matches: the proxy's own pass-through
-    double added_ms;    // median of (delayed - base) over adjacent pairs: the delay the rule adds
-  };
-
   // `n` pairs of requests, one to kDelayedRoute (which the test's rule matches), then one to
   // kBaseRoute (which no rule matches), on the same connection through the same proxy and
-  // upstream, so both see the same build and, a moment apart, the same machine load. Against zero,
-  // a delayed request's latency also counts the pass-through: 0.1-0.2 ms in the default build,
-  // 4.5-29 ms under AddressSanitizer on a busy 2-core machine, where every hop waits to be scheduled.
-  DelayMedians MeasureDelay(int n) {
-    std::vector<double> delayed, base, added;
-    auto timed = [this](const std::string& target) {
+  // upstream, so both see the same build and, a moment apart, the same machine load
+  // (internal/delay_pairs.h). Each delayed answer carries the fault header, each plain one none.
+  internal::DelayMedians MeasureDelay(int n) {
+    int i = 0;
+    auto timed = [this](const std::string& target, std::size_t faults) {
       const auto start = std::chrono::steady_clock::now();
       const auto response = client_.Get(target);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       EXPECT_EQ(response.result_int(), 200u);
-      return std::pair{ms, response.count(kFaultHeader)};
+      EXPECT_EQ(response.count(kFaultHeader), faults);
+      return ms;
     };
-    for (int i = 0; i < n; ++i) {
-      const auto [delayed_ms, delayed_faults] = timed(std::string(kDelayedRoute) + "?i=" + std::to_string(i));
-      const auto [base_ms, base_faults] = timed(std::string(kBaseRoute) + "?i=" + std::to_string(i));
-      EXPECT_EQ(delayed_faults, 1u);
-      EXPECT_EQ(base_faults, 0u);
-      delayed.push_back(delayed_ms);
-      base.push_back(base_ms);
-      added.push_back(delayed_ms - base_ms);
-    }
-    auto median = [](std::vector<double>& ms) {
-      std::sort(ms.begin(), ms.end());
-      return ms[ms.size() / 2];
-    };
-    return {median(delayed), median(base), median(added)};
+    return internal::MedianDelayOverPairs(
+        n, [&] { return timed(std::string(kDelayedRoute) + "?i=" + std::to_string(i), 1); },
+        [&] { return timed(std::string(kBaseRoute) + "?i=" + std::to_string(i++), 0); });
   }
 
   static constexpr const char* kDelayedRoute = "/search";
@@ -145,7 +129,7 @@ TEST_F(HttpFaultProxyTest, OtherRoutesAreNotTouched) {
 // one asked, and a delayed request never answers sooner than the delay: a timer does not fire early.
 TEST_F(HttpFaultProxyTest, DelayRequestMedianWithin5Ms) {
   rules_->Set({.id = "slow", .route = kDelayedRoute, .share = 1.0, .action = DelayRequestAction{50ms}});
-  const DelayMedians m = MeasureDelay(21);
+  const internal::DelayMedians m = MeasureDelay(21);
   std::printf("delay_request 50 ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n",
               m.delayed_ms, m.base_ms, m.added_ms);
   EXPECT_LE(std::abs(m.added_ms - 50.0), 5.0);
@@ -154,7 +138,7 @@ TEST_F(HttpFaultProxyTest, DelayRequestMedianWithin5Ms) {
 
 TEST_F(HttpFaultProxyTest, DelayResponseMedianWithin5Ms) {
   rules_->Set({.id = "slow", .route = kDelayedRoute, .share = 1.0, .action = DelayResponseAction{80ms}});
-  const DelayMedians m = MeasureDelay(21);
+  const internal::DelayMedians m = MeasureDelay(21);
   std::printf("delay_response 80 ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n",
               m.delayed_ms, m.base_ms, m.added_ms);
   EXPECT_LE(std::abs(m.added_ms - 80.0), 5.0);
