@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -49,18 +50,34 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
   load::OpenModelRunner runner(*workload, std::move(options), clock);
   std::cout << "\n## Soak: " << Fixed(soak.rate, 0) << " calls/s for " << Fixed(soak.seconds, 0)
             << " s (timeline" << (soak.compact ? "" : " NOT compacted")
-            << ", ledger of 100000 in memory + the streamed file)\n\n| t s | RSS MiB | in flight |\n|---:|---:|---:|\n"
+            << ", ledger of 100000 in memory + the streamed file; peak in flight: the highest of the 100 ms samples"
+               " since the row before; heap: bytes the allocator has handed out)\n\n"
+               "| t s | RSS MiB | heap MiB | in flight | peak in flight |\n|---:|---:|---:|---:|---:|\n"
             << std::flush;
   std::atomic<bool> done{false};
   std::vector<std::pair<double, double>> samples;  // (t, MiB)
   std::thread sampler([&] {
     const auto start = Clock::now();
+    // A burst of calls in flight between two rows (a stall of the machine or the server) is what
+    // leaves RSS higher afterwards: the peak column shows it.
+    std::int64_t peak_in_flight = 0;
     for (int i = 0; i < 100000 && !done.load(); ++i) {
       const double t = std::chrono::duration<double>(Clock::now() - start).count();
       const double mib = RssMiB();
       samples.emplace_back(t, mib);
-      if (i % 10 == 0) std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | " << runner.Progress().in_flight << " |\n" << std::flush;
-      for (int k = 0; k < 10 && !done.load(); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const std::int64_t in_flight = runner.Progress().in_flight;
+      peak_in_flight = std::max(peak_in_flight, in_flight);
+      if (i % 10 == 0) {
+        std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | "
+                  << Fixed(static_cast<double>(HeapBytesInUse()) / (1024.0 * 1024.0), 1) << " | " << in_flight << " | "
+                  << peak_in_flight << " |\n"
+                  << std::flush;
+        peak_in_flight = 0;
+      }
+      for (int k = 0; k < 10 && !done.load(); ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        peak_in_flight = std::max(peak_in_flight, runner.Progress().in_flight);
+      }
     }
   });
   const load::RunResult result = runner.Run();

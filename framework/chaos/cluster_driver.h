@@ -23,10 +23,16 @@
 namespace aftershock::chaos {
 
 struct ReplicaState {
-  std::string name{};     // "a"
+  // "a" on the local cluster, where a replica keeps its name through restarts; on Kubernetes the
+  // pod's name, so a replaced replica comes back under another name.
+  std::string name{};
   std::string node{};     // "node-a"
   std::string address{};  // "127.0.0.1:PORT"
-  int pid = 0;          // 0 when not running (or unknown to the driver)
+  // What runs the replica now, in the driver's words: "pid 1234" (a local process), "pod <uid>" (a
+  // Kubernetes pod). A restarted or replaced replica has another; "" when none runs. Faults compare
+  // these and ask the driver (InstanceRunning) instead of looking at processes themselves, so the
+  // same fault confirms on any driver.
+  std::string instance{};
   bool ready = false;
   bool node_cordoned = false;
   std::string defects{};  // the seeded defects in force (text), "" none
@@ -59,10 +65,12 @@ struct LinkFault {
   std::uint64_t bandwidth_bytes_per_second = 0;
 };
 
-// What an action did: "killed replica b (pid 1234)", and what it acted on ("b", "pg-a").
+// What an action did: "killed replica b (pid 1234)", what it acted on ("b", "pg-a") and, for an
+// action on a replica, the instance it acted on ("pid 1234", "pod <uid>"; "" otherwise).
 struct ActionOutcome {
   std::string summary{};
   std::string target{};
+  std::string instance{};
 };
 
 class ClusterDriver {
@@ -73,7 +81,11 @@ class ClusterDriver {
   // Throws after `timeout`, naming what is not steady.
   virtual void WaitSteady(std::chrono::milliseconds timeout) = 0;
 
-  // "" = a random ready replica; its pid is in the summary ("pid N").
+  // Whether `instance` (a ReplicaState::instance this driver reported) still runs: the local process
+  // is alive, the pod still exists and is not being deleted.
+  virtual bool InstanceRunning(const std::string& instance) = 0;
+
+  // "" = a random ready replica; the outcome names the replica (target) and the instance killed.
   virtual ActionOutcome KillReplica(const std::string& name) = 0;
   virtual ActionOutcome KillDatabasePrimary() = 0;
   // member "" = every member's link.

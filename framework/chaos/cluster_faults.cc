@@ -1,9 +1,7 @@
 #include "framework/chaos/cluster_faults.h"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <regex>
 
 #include "framework/chaos/postgres_probe.h"
 #include "framework/common/duration_text.h"
@@ -12,16 +10,6 @@ namespace aftershock::chaos {
 namespace {
 
 using std::chrono::milliseconds;
-
-// True while /proc shows `pid` as a live (not zombie) process.
-bool ProcessAlive(int pid) {
-  if (pid <= 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return false;
-  const auto close = line.rfind(')');
-  return close == std::string::npos || close + 2 >= line.size() || (line[close + 2] != 'Z' && line[close + 2] != 'X');
-}
 
 const ReplicaState* FindReplica(const ClusterState& s, const std::string& name) {
   for (const auto& r : s.replicas) {
@@ -71,32 +59,30 @@ void ClusterActionFault::SetDetail(const std::string& detail) {
 
 void ReplicaKillFault::Apply() {
   replica_.clear();
-  pid_ = 0;
+  instance_.clear();
   const ActionOutcome result = driver_.KillReplica("");
   SetDetail(result.summary);
   replica_ = result.target;
-  std::smatch m;
-  const std::string summary = result.summary;
-  if (std::regex_search(summary, m, std::regex("pid ([0-9]+)"))) pid_ = std::stoi(m[1]);
+  instance_ = result.instance;
 }
 
 Confirmation ReplicaKillFault::ConfirmApplied(Clock::time_point deadline) {
-  if (replica_.empty() || pid_ <= 0) {
-    return Confirmation::NotConfirmed("the supervisor did not name the replica and pid it killed: '" + detail() + "'");
+  if (replica_.empty() || instance_.empty()) {
+    return Confirmation::NotConfirmed("the driver did not name the replica and instance it killed: '" + detail() + "'");
   }
   return PollUntil(
       deadline,
       [&]() -> std::optional<std::string> {
-        if (ProcessAlive(pid_)) return std::nullopt;
+        if (driver_.InstanceRunning(instance_)) return std::nullopt;
         const ClusterState s = driver_.Observe();
         const ReplicaState* r = FindReplica(s, replica_);
-        if (r == nullptr) return std::nullopt;
-        const std::string gone = "replica " + replica_ + ": pid " + std::to_string(pid_) + " gone, ";
-        if (r->pid != 0 && r->pid != pid_) return gone + "restarted as pid " + std::to_string(r->pid);
+        const std::string gone = "replica " + replica_ + ": " + instance_ + " gone, ";
+        if (r == nullptr) return gone + "no longer among the replicas";
+        if (!r->instance.empty() && r->instance != instance_) return gone + "restarted as " + r->instance;
         if (!r->ready) return gone + "out of the ready endpoints";
         return std::nullopt;
       },
-      "replica " + replica_ + " (pid " + std::to_string(pid_) + ") still running or still ready");
+      "replica " + replica_ + " (" + instance_ + ") still running or still ready");
 }
 
 void PrimaryKillFault::Apply() {
@@ -144,7 +130,7 @@ void RollingRestartFault::Apply() {
   before_.clear();
   const ClusterState status = driver_.Observe();
   for (const auto& r : status.replicas) {
-    if (r.pid > 0 && !r.node_cordoned) before_.emplace_back(r.name, r.pid);
+    if (!r.instance.empty() && !r.node_cordoned) before_.emplace_back(r.name, r.instance);
   }
   SetDetail(driver_.RollingRestart(grace_, min_ready_).summary);
 }
@@ -158,12 +144,24 @@ Confirmation RollingRestartFault::ConfirmApplied(Clock::time_point deadline) {
         const ClusterState s = driver_.Observe();
         std::string text;
         bool all = true;
-        for (const auto& [name, pid] : before_) {
-          const ReplicaState* r = FindReplica(s, name);
-          const int now = r != nullptr ? r->pid : 0;
-          all = all && now != 0 && now != pid && !ProcessAlive(pid);
-          text += (text.empty() ? "" : ", ") + name + " pid " + std::to_string(pid) + " -> " + std::to_string(now);
+        for (const auto& [name, instance] : before_) {
+          const bool running = driver_.InstanceRunning(instance);
+          all = all && !running;
+          text += (text.empty() ? "" : ", ") + name + " " + instance + (running ? " running" : " gone");
         }
+        // The new instances: under the same names on the local cluster, under new pod names on
+        // Kubernetes. As many as ran before.
+        std::size_t renewed = 0;
+        std::string now;
+        for (const ReplicaState& r : s.replicas) {
+          if (r.instance.empty()) continue;
+          const bool old = std::any_of(before_.begin(), before_.end(), [&](const auto& b) { return b.second == r.instance; });
+          if (old) continue;
+          ++renewed;
+          now += (now.empty() ? "" : ", ") + r.name + " " + r.instance;
+        }
+        all = all && renewed >= before_.size();
+        text += "; now " + (now.empty() ? std::string("none new") : now);
         last = text;
         if (!all) return std::nullopt;
         return "every replica restarted: " + text;
@@ -187,9 +185,9 @@ Confirmation DrainFault::ConfirmApplied(Clock::time_point deadline) {
         const ClusterState s = driver_.Observe();
         const ReplicaState* r = ReplicaOnNode(s, node_);
         if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
-        if (!r->node_cordoned || (r->pid != 0 && r->ready)) return std::nullopt;
+        if (!r->node_cordoned || (!r->instance.empty() && r->ready)) return std::nullopt;
         return node_ + " cordoned; replica " + r->name + " evicted (" +
-               (r->pid == 0 ? std::string("not running") : "pid " + std::to_string(r->pid) + " not ready") + ")";
+               (r->instance.empty() ? std::string("not running") : r->instance + " not ready") + ")";
       },
       node_ + " not cordoned with its replica evicted");
 }
@@ -201,8 +199,8 @@ Confirmation DrainFault::ConfirmReverted(Clock::time_point deadline) {
         const ClusterState s = driver_.Observe();
         const ReplicaState* r = ReplicaOnNode(s, node_);
         if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
-        if (r->node_cordoned || r->pid == 0 || !r->ready) return std::nullopt;
-        return node_ + " schedulable; replica " + r->name + " ready (pid " + std::to_string(r->pid) + ")";
+        if (r->node_cordoned || r->instance.empty() || !r->ready) return std::nullopt;
+        return node_ + " schedulable; replica " + r->name + " ready (" + r->instance + ")";
       },
       node_ + " still cordoned or its replica not ready");
 }
@@ -294,7 +292,7 @@ std::vector<ReplicaState> ReplicaDefectsFault::Running(const std::string& replic
   std::vector<ReplicaState> out;
   for (const ReplicaState& r : driver_.Observe().replicas) {
     if (!replica.empty() && r.name != replica) continue;
-    if (r.pid == 0) continue;  // a drained replica gets none
+    if (r.instance.empty()) continue;  // a drained replica gets none
     out.push_back(r);
   }
   return out;

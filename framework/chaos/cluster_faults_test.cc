@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
+#include <set>
 
 namespace aftershock::chaos {
 namespace {
@@ -11,18 +13,24 @@ namespace {
 using std::chrono::milliseconds;
 
 // A cluster in memory; actions change its state as a real one would (or, with `broken`, do nothing).
+// `replace_by_new_name` replaces a killed or restarted replica as a Kubernetes Deployment does: a
+// new pod under a new name; otherwise as the local cluster does: the same name, a new process.
 class FakeDriver : public ClusterDriver {
  public:
   FakeDriver() {
     for (const char* n : {"a", "b", "c"}) {
-      state_.replicas.push_back({.name = n, .node = std::string("node-") + n, .address = "", .pid = 4190000 + n[0],  // no such process here
-                                 .ready = true});
+      const std::string instance = std::string("fake ") + n + "1";
+      state_.replicas.push_back({.name = n, .node = std::string("node-") + n, .address = "", .instance = instance, .ready = true});
+      running_.insert(instance);
     }
     state_.primary = "pg-a";
     state_.replication = "synchronous";
     state_.steady = true;
   }
   bool broken = false;  // actions answer but change nothing
+  bool replace_by_new_name = false;
+  // The killed instance stops running, but Observe still shows the replica ready with it.
+  bool stale_observation = false;
   std::map<std::string, std::string> last_defects;
 
   ClusterState Observe() override {
@@ -30,12 +38,17 @@ class FakeDriver : public ClusterDriver {
     return state_;
   }
   void WaitSteady(milliseconds) override {}
+  bool InstanceRunning(const std::string& instance) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return running_.count(instance) > 0;
+  }
   ActionOutcome KillReplica(const std::string& name) override {
     std::lock_guard<std::mutex> lock(mu_);
     ReplicaState& r = Named(name.empty() ? "b" : name);
-    const int pid = r.pid;
-    if (!broken) r.pid += 1000;  // restarted with another pid
-    return {"killed replica " + r.name + " (pid " + std::to_string(pid) + ")", r.name};
+    const ActionOutcome outcome{"killed replica " + r.name + " (" + r.instance + ")", r.name, r.instance};
+    if (stale_observation) running_.erase(r.instance);
+    if (!broken && !stale_observation) Replace(r);
+    return outcome;
   }
   ActionOutcome KillDatabasePrimary() override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -51,13 +64,22 @@ class FakeDriver : public ClusterDriver {
     if (!broken) state_.replication = synchronous ? "synchronous" : "asynchronous";
     return {};
   }
-  ActionOutcome RollingRestart(milliseconds, milliseconds) override { return {}; }
+  ActionOutcome RollingRestart(milliseconds, milliseconds) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (broken) return {};
+    // One left behind when `restart_all_but_one`: a restart that stopped early.
+    const std::size_t n = state_.replicas.size() - (restart_all_but_one ? 1 : 0);
+    for (std::size_t i = 0; i < n; ++i) Replace(state_.replicas[i]);
+    return {"restarted"};
+  }
+  bool restart_all_but_one = false;
   ActionOutcome Drain(const std::string& node, milliseconds) override {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& r : state_.replicas) {
       if (r.node == node && !broken) {
         r.node_cordoned = true;
-        r.pid = 0;
+        running_.erase(r.instance);
+        r.instance.clear();
         r.ready = false;
       }
     }
@@ -68,7 +90,8 @@ class FakeDriver : public ClusterDriver {
     for (auto& r : state_.replicas) {
       if (r.node == node) {
         r.node_cordoned = false;
-        r.pid = 4242;
+        r.instance = "fake " + r.name + "-uncordoned";
+        running_.insert(r.instance);
         r.ready = true;
       }
     }
@@ -90,8 +113,15 @@ class FakeDriver : public ClusterDriver {
     }
     throw std::runtime_error("no replica " + name);
   }
+  void Replace(ReplicaState& r) {
+    running_.erase(r.instance);
+    if (replace_by_new_name) r.name += "-new";
+    r.instance += "-new";
+    running_.insert(r.instance);
+  }
   std::mutex mu_;
   ClusterState state_;
+  std::set<std::string> running_;  // the instances that run
 };
 
 Clock::time_point Soon() { return Clock::now() + milliseconds(600); }
@@ -100,14 +130,77 @@ TEST(ClusterFaultsTest, ReplicaKillConfirmsOnlyAReplacedProcess) {
   FakeDriver driver;
   ReplicaKillFault kill(driver);
   kill.Apply();
-  EXPECT_EQ(kill.ConfirmApplied(Soon()).status, Confirmation::Status::kConfirmed) << kill.ConfirmApplied(Soon()).detail;
+  const Confirmation confirmed = kill.ConfirmApplied(Soon());
+  EXPECT_EQ(confirmed.status, Confirmation::Status::kConfirmed) << confirmed.detail;
+  EXPECT_EQ(confirmed.detail, "replica b: fake b1 gone, restarted as fake b1-new");
   FakeDriver broken;
   broken.broken = true;
   ReplicaKillFault missed(broken);
   missed.Apply();
-  // The old pid is gone from /proc, but the replica is still ready with that same pid: not a kill.
+  // The killed instance still runs: not a kill.
   const Confirmation c = missed.ConfirmApplied(Soon());
   EXPECT_NE(c.status, Confirmation::Status::kConfirmed) << c.detail;
+  FakeDriver stale;
+  stale.stale_observation = true;
+  ReplicaKillFault unseen(stale);
+  unseen.Apply();
+  // The instance is gone, but the replica is still ready with that same instance: not a kill.
+  const Confirmation u = unseen.ConfirmApplied(Soon());
+  EXPECT_NE(u.status, Confirmation::Status::kConfirmed) << u.detail;
+}
+
+// On Kubernetes the Deployment's new pod has a new name: the killed pod's name is simply gone.
+TEST(ClusterFaultsTest, ReplicaKillConfirmsAReplicaReplacedUnderANewName) {
+  FakeDriver driver;
+  driver.replace_by_new_name = true;
+  ReplicaKillFault kill(driver);
+  kill.Apply();
+  const Confirmation c = kill.ConfirmApplied(Soon());
+  EXPECT_EQ(c.status, Confirmation::Status::kConfirmed) << c.detail;
+  EXPECT_EQ(c.detail, "replica b: fake b1 gone, no longer among the replicas");
+}
+
+// A driver that does not say which instance it killed cannot have its kill confirmed.
+class NamelessKillDriver : public FakeDriver {
+ public:
+  ActionOutcome KillReplica(const std::string& name) override {
+    ActionOutcome outcome = FakeDriver::KillReplica(name);
+    outcome.instance.clear();
+    return outcome;
+  }
+};
+
+TEST(ClusterFaultsTest, ReplicaKillWithoutTheKilledInstanceIsNotConfirmed) {
+  NamelessKillDriver driver;
+  ReplicaKillFault kill(driver);
+  kill.Apply();
+  const Confirmation c = kill.ConfirmApplied(Soon());
+  EXPECT_EQ(c.status, Confirmation::Status::kNotConfirmed) << c.detail;
+  EXPECT_NE(c.detail.find("did not name the replica and instance"), std::string::npos) << c.detail;
+}
+
+TEST(ClusterFaultsTest, RollingRestartConfirmsEveryInstanceReplacedUnderEitherNaming) {
+  for (const bool new_names : {false, true}) {
+    FakeDriver driver;
+    driver.replace_by_new_name = new_names;
+    RollingRestartFault restart(driver, milliseconds(100), milliseconds(100));
+    restart.Apply();
+    const Confirmation c = restart.ConfirmApplied(Soon());
+    EXPECT_EQ(c.status, Confirmation::Status::kConfirmed) << c.detail;
+    EXPECT_NE(c.detail.find("a fake a1 gone, b fake b1 gone, c fake c1 gone; now "), std::string::npos) << c.detail;
+  }
+  FakeDriver partial;
+  partial.restart_all_but_one = true;
+  RollingRestartFault stopped_early(partial, milliseconds(100), milliseconds(100));
+  stopped_early.Apply();
+  const Confirmation c = stopped_early.ConfirmApplied(Soon());
+  EXPECT_EQ(c.status, Confirmation::Status::kNotConfirmed) << c.detail;
+  EXPECT_NE(c.detail.find("c fake c1 running"), std::string::npos) << c.detail;
+  FakeDriver broken;
+  broken.broken = true;
+  RollingRestartFault missed(broken, milliseconds(100), milliseconds(100));
+  missed.Apply();
+  EXPECT_EQ(missed.ConfirmApplied(Soon()).status, Confirmation::Status::kNotConfirmed);
 }
 
 TEST(ClusterFaultsTest, PrimaryKillNeedsAnotherLeader) {

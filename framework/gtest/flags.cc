@@ -15,7 +15,7 @@ namespace {
 
 using internal::IsPlainName;
 
-enum class Kind { kName, kPath, kSeconds };
+enum class Kind { kName, kPath, kSeconds, kClusterDriver };
 
 struct FlagSpec {
   std::string_view name;      // without the leading "--"
@@ -34,6 +34,9 @@ const FlagSpec kSpecs[] = {
     {"aftershock_progress_seconds", "AFTERSHOCK_PROGRESS_SECONDS", Kind::kSeconds, "N", nullptr,
      &Flags::progress_seconds},
     {"aftershock_halt_file", "AFTERSHOCK_HALT_FILE", Kind::kPath, "PATH", &Flags::halt_file, nullptr},
+    {"aftershock_cluster_driver", "AFTERSHOCK_CLUSTER_DRIVER", Kind::kClusterDriver, "local|kubernetes",
+     &Flags::cluster_driver, nullptr},
+    {"aftershock_service_target", "AFTERSHOCK_SERVICE_TARGET", Kind::kPath, "TARGET", &Flags::service_target, nullptr},
     {"aftershock_list_ctest", nullptr, Kind::kPath, "PATH", &Flags::list_ctest, nullptr},
 };
 
@@ -58,6 +61,13 @@ void Apply(const FlagSpec& spec, std::string_view value, std::string_view source
       flags.*spec.text = std::string(value);
       return;
     case Kind::kPath:
+      flags.*spec.text = std::string(value);
+      return;
+    case Kind::kClusterDriver:
+      if (value != "local" && value != "kubernetes") {
+        throw FlagError("bad value '" + std::string(value) + "' for " + std::string(source) +
+                        ": expected local or kubernetes");
+      }
       flags.*spec.text = std::string(value);
       return;
     case Kind::kSeconds: {
@@ -282,6 +292,13 @@ std::string FlagsHelp() {
          "                                   (env AFTERSHOCK_ARTIFACTS_DIR)\n"
          "  --aftershock_progress_seconds=N  progress line period, 0 = off, default 5\n"
          "                                   (env AFTERSHOCK_PROGRESS_SECONDS)\n"
+         "  --aftershock_halt_file=PATH      operator halt: while PATH exists, scenarios stop and are refused\n"
+         "                                   (env AFTERSHOCK_HALT_FILE)\n"
+         "  --aftershock_cluster_driver=local|kubernetes\n"
+         "                                   which cluster the cluster suites act on, default local\n"
+         "                                   (env AFTERSHOCK_CLUSTER_DRIVER; docs/kubernetes.md)\n"
+         "  --aftershock_service_target=TARGET  kubernetes: the gRPC target the load goes to, default the\n"
+         "                                   headless Service (env AFTERSHOCK_SERVICE_TARGET)\n"
          "  --aftershock_list_ctest=PATH     write the CTest description of the scenarios to PATH, run nothing\n";
 }
 

@@ -8,6 +8,10 @@
 //   --aftershock_progress_seconds=N    progress line period, 0 = off (5)         env AFTERSHOCK_PROGRESS_SECONDS
 //   --aftershock_halt_file=PATH        operator halt: while PATH exists, scenarios stop and are refused
 //                                      (docs/safety.md; none by default)       env AFTERSHOCK_HALT_FILE
+//   --aftershock_cluster_driver=local|kubernetes  the cluster the cluster suites act on (local)
+//                                                                              env AFTERSHOCK_CLUSTER_DRIVER
+//   --aftershock_service_target=TARGET  kubernetes: the gRPC target of the load ("" = the driver's
+//                                      headless Service)                       env AFTERSHOCK_SERVICE_TARGET
 //   --aftershock_list_ctest=PATH       write a CTest include file instead of running tests
 // The command line wins over the environment; an empty environment variable counts as unset.
 // Recognised flags are removed from `args`; everything else is left for GoogleTest.
@@ -41,6 +45,8 @@ struct Flags {
   std::string artifacts_dir = "artifacts";
   int progress_seconds = 5;  // 0 turns the progress line off
   std::string halt_file;     // empty: no operator halt (framework/safety/operator_halt.h)
+  std::string cluster_driver = "local";  // local | kubernetes (fixtures/cluster_scenario.h)
+  std::string service_target;            // kubernetes: "" = the driver's headless Service
   std::string list_ctest;    // non-empty: describe the scenarios into this file and exit
 
   bool resilience_selection() const { return !set.empty(); }

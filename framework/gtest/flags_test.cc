@@ -45,6 +45,8 @@ TEST(Flags, DefaultsWithoutFlagsOrEnvironment) {
   EXPECT_EQ(flags.artifacts_dir, "artifacts");
   EXPECT_EQ(flags.progress_seconds, 5);
   EXPECT_EQ(flags.list_ctest, "");
+  EXPECT_EQ(flags.cluster_driver, "local");
+  EXPECT_EQ(flags.service_target, "");
   EXPECT_FALSE(flags.resilience_selection());
   EXPECT_FALSE(flags.list_ctest_mode());
   EXPECT_THAT(args, ElementsAre("suite", "--gtest_filter=*X*"));
@@ -59,6 +61,8 @@ TEST(Flags, ParsesEveryFlagAndRemovesThemFromArgs) {
                                    "--aftershock_progress_seconds=0",
                                    "--aftershock_list_ctest=out/x.cmake",
                                    "--aftershock_halt_file=/run/aftershock/halt",
+                                   "--aftershock_cluster_driver=kubernetes",
+                                   "--aftershock_service_target=dns:///svc.ns.svc.cluster.local:8081",
                                    "positional"};
   const Flags flags = ParseFlags(args, kNoEnv);
   EXPECT_EQ(flags.set, "pr");
@@ -67,6 +71,8 @@ TEST(Flags, ParsesEveryFlagAndRemovesThemFromArgs) {
   EXPECT_EQ(flags.progress_seconds, 0);
   EXPECT_EQ(flags.list_ctest, "out/x.cmake");
   EXPECT_EQ(flags.halt_file, "/run/aftershock/halt");
+  EXPECT_EQ(flags.cluster_driver, "kubernetes");
+  EXPECT_EQ(flags.service_target, "dns:///svc.ns.svc.cluster.local:8081");
   EXPECT_TRUE(flags.resilience_selection());
   EXPECT_TRUE(flags.list_ctest_mode());
   EXPECT_THAT(args, ElementsAre("suite", "--gtest_also_run_disabled_tests", "positional"));
@@ -89,8 +95,12 @@ TEST(Flags, EnvironmentFallback) {
                                                 {"AFTERSHOCK_MANIFEST", "m.yaml"},
                                                 {"AFTERSHOCK_ARTIFACTS_DIR", "out"},
                                                 {"AFTERSHOCK_PROGRESS_SECONDS", "30"},
-                                                {"AFTERSHOCK_HALT_FILE", "/tmp/halt"}}));
+                                                {"AFTERSHOCK_HALT_FILE", "/tmp/halt"},
+                                                {"AFTERSHOCK_CLUSTER_DRIVER", "kubernetes"},
+                                                {"AFTERSHOCK_SERVICE_TARGET", "dns:///x:1"}}));
   EXPECT_EQ(flags.set, "weekly");
+  EXPECT_EQ(flags.cluster_driver, "kubernetes");
+  EXPECT_EQ(flags.service_target, "dns:///x:1");
   EXPECT_EQ(flags.halt_file, "/tmp/halt");
   EXPECT_EQ(flags.manifest, "m.yaml");
   EXPECT_EQ(flags.artifacts_dir, "out");
@@ -129,9 +139,21 @@ TEST(Flags, UnknownFlagNamesItAndListsKnownOnes) {
   EXPECT_EQ(ErrorOf({"suite", "--aftershock_sett=pr"}),
             "unknown flag --aftershock_sett (known: --aftershock_set, --aftershock_manifest, "
             "--aftershock_artifacts_dir, --aftershock_progress_seconds, --aftershock_halt_file, "
-            "--aftershock_list_ctest)");
+            "--aftershock_cluster_driver, --aftershock_service_target, --aftershock_list_ctest)");
   EXPECT_THAT(ErrorOf({"--aftershock_bogus"}), HasSubstr("unknown flag --aftershock_bogus (known: "));
   EXPECT_THAT(ErrorOf({"--aftershock-set=pr"}), HasSubstr("unknown flag --aftershock-set (known: "));
+}
+
+TEST(Flags, ClusterDriverIsLocalOrKubernetesAndNothingElse) {
+  EXPECT_EQ(ErrorOf({"--aftershock_cluster_driver=k8s"}),
+            "bad value 'k8s' for --aftershock_cluster_driver: expected local or kubernetes");
+  std::vector<std::string> args;
+  try {
+    ParseFlags(args, FakeEnv({{"AFTERSHOCK_CLUSTER_DRIVER", "Kubernetes"}}));
+    ADD_FAILURE() << "AFTERSHOCK_CLUSTER_DRIVER=Kubernetes accepted";
+  } catch (const FlagError& e) {
+    EXPECT_STREQ(e.what(), "bad value 'Kubernetes' for AFTERSHOCK_CLUSTER_DRIVER: expected local or kubernetes");
+  }
 }
 
 TEST(Flags, SingleDashIsAnErrorNotASilentlyIgnoredFlag) {
@@ -209,7 +231,9 @@ TEST(Flags, CurrentFlagsDefaultsAndScopedInstall) {
 TEST(Flags, HelpMentionsEveryFlag) {
   const std::string help = FlagsHelp();
   for (const char* flag : {"--aftershock_set=NAME", "--aftershock_manifest=PATH", "--aftershock_artifacts_dir=DIR",
-                           "--aftershock_progress_seconds=N", "--aftershock_list_ctest=PATH"}) {
+                           "--aftershock_progress_seconds=N", "--aftershock_halt_file=PATH",
+                           "--aftershock_cluster_driver=local|kubernetes", "--aftershock_service_target=TARGET",
+                           "--aftershock_list_ctest=PATH"}) {
     EXPECT_THAT(help, HasSubstr(flag));
   }
 }

@@ -3,6 +3,8 @@
 // A ClusterIP-style single connection would pin a whole run to one replica and make a replica kill
 // far easier to pass than it should be (seed 000, section 6), so load is balanced per request.
 // Addresses must be on loopback unless explicitly allowed (safety rule: load goes to 127.0.0.0/8).
+// One "dns:///host:port" target instead of addresses (a Kubernetes headless Service: every ready
+// pod, followed as pods are replaced) needs that allowance too: a name is not checkable beforehand.
 //
 //   auto channel = MakeRoundRobinChannel({"127.0.0.1:50051", "127.0.0.1:50052"});
 //   auto stub = my::Service::NewStub(channel);
@@ -24,7 +26,8 @@ struct ChannelOptions {
   int max_reconnect_backoff_ms = 1000;
 };
 
-// Throws std::invalid_argument for an empty list, a malformed "host:port", or a non-loopback host.
+// Throws std::invalid_argument for an empty list, a malformed "host:port", a non-loopback host, or a
+// "dns:" target without allow_non_loopback or beside other addresses.
 std::shared_ptr<grpc::Channel> MakeRoundRobinChannel(const std::vector<std::string>& addresses,
                                                      const ChannelOptions& options = {});
 

@@ -2,7 +2,8 @@
 // instances with synchronous replication, the replicas of the pseudonym service (three by default)
 // on synthetic nodes a, b, c, ..., and a fault proxy on every service -> database link. The cluster
 // side (attach, clean check, steady state, fault lease, safety net, artifacts) is ClusterScenario's;
-// this suite adds its scenarios and the pseudonym target.
+// this suite adds its scenarios and the pseudonym target. The same source runs on Kubernetes
+// (CloudNativePG + Chaos Mesh) with --aftershock_cluster_driver=kubernetes (docs/kubernetes.md).
 //
 // Each scenario runs continuous open-model load creating fresh pseudonyms (ledgered), applies its
 // fault within its window, settles, verifies, emits the load and chaos timelines on one clock and
@@ -64,7 +65,8 @@ class HaSuite : public fixtures::ClusterScenario {
   void SetUp() override {
     fixtures::ClusterScenario::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    target_ = std::make_unique<fixtures::PseudonymTarget>(client().ReplicaAddresses());
+    target_ = std::make_unique<fixtures::PseudonymTarget>(
+        ServiceAddresses(), fixtures::PseudonymTargetOptions{.allow_non_loopback = ServiceOffLoopback()});
     target_->EnsureNamespace(seconds(30));
   }
 

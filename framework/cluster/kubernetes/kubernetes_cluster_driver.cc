@@ -85,6 +85,19 @@ bool PodReady(const json& pod) {
   return false;
 }
 
+// A pod's instance: "pod <metadata.uid>" (a replaced pod, even under the same name, has another).
+std::string PodInstance(const json& pod) {
+  const std::string uid = Str(pod, {"metadata", "uid"});
+  return uid.empty() ? "" : "pod " + uid;
+}
+
+// Still running: not being deleted and not finished.
+bool PodRunning(const json& pod) {
+  if (pod.contains("metadata") && pod["metadata"].contains("deletionTimestamp")) return false;
+  const std::string phase = Str(pod, {"status", "phase"});
+  return phase != "Succeeded" && phase != "Failed";
+}
+
 std::string Label(const json& object, const std::string& key) {
   if (!object.contains("metadata") || !object["metadata"].contains("labels")) return "";
   const json& labels = object["metadata"]["labels"];
@@ -206,6 +219,31 @@ std::vector<std::string> KubernetesClusterDriver::Cleanup() {
   return problems;
 }
 
+std::vector<std::string> KubernetesClusterDriver::LeftoverChaosObjects() {
+  const Result r = Kubectl({"-n", options_.ns, "get", "podchaos,networkchaos", "-l", "app.kubernetes.io/managed-by=aftershock",
+                            "-o", "name"},
+                           options_.command_timeout);
+  const std::vector<std::string> held = HeldObjects();
+  std::vector<std::string> out;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    line = Trim(line);
+    if (line.empty()) continue;
+    // kubectl names them "<resource>.<group>/<name>": podchaos.chaos-mesh.org/aftershock-...
+    const auto slash = line.find('/');
+    const std::string kind = line.substr(0, std::min(line.find('.'), slash));
+    const std::string object = slash == std::string::npos ? line : kind + "/" + line.substr(slash + 1);
+    if (std::find(held.begin(), held.end(), object) == held.end()) out.push_back(object);
+  }
+  return out;
+}
+
+std::string KubernetesClusterDriver::ServiceTarget() const {
+  return "dns:///" + options_.headless_service + "." + options_.ns + ".svc.cluster.local:" +
+         std::to_string(options_.service_port);
+}
+
 chaos::ClusterState KubernetesClusterDriver::Observe() {
   const auto get = [&](const std::vector<std::string>& args) {
     return Parse(Kubectl(args, options_.command_timeout).out, "kubectl " + Join(args));
@@ -234,6 +272,7 @@ chaos::ClusterState KubernetesClusterDriver::Observe() {
     const std::string ip = Str(pod, {"status", "podIP"});
     r.address = ip.empty() ? "" : ip + ":" + std::to_string(options_.service_port);
     r.ready = PodReady(pod);
+    r.instance = PodInstance(pod);
     state.replicas.push_back(r);
   }
   std::vector<std::string> labelled_primary;
@@ -294,22 +333,36 @@ void KubernetesClusterDriver::WaitSteady(std::chrono::milliseconds timeout) {
   throw std::runtime_error("cluster not steady within " + Seconds(timeout) + ": " + reason);
 }
 
-chaos::ActionOutcome KubernetesClusterDriver::KillReplica(const std::string& name) {
-  std::string pod = name;
-  if (pod.empty()) {
-    std::vector<std::string> ready;
-    for (const chaos::ReplicaState& r : Observe().replicas) {
-      if (r.ready) ready.push_back(r.name);
-    }
-    if (ready.empty()) throw std::runtime_error("KillReplica: no ready replica (" + options_.replica_selector + ")");
-    std::mt19937 rng(std::random_device{}());
-    pod = ready[std::uniform_int_distribution<std::size_t>(0, ready.size() - 1)(rng)];
+bool KubernetesClusterDriver::InstanceRunning(const std::string& instance) {
+  if (instance.rfind("pod ", 0) != 0 || instance.size() == 4) {
+    throw std::invalid_argument("KubernetesClusterDriver: '" + instance + "' is not an instance of this driver (pod UID)");
   }
+  const std::string uid = instance.substr(4);
+  const std::vector<std::string> args = {"-n", options_.ns, "get", "pods", "-l", options_.replica_selector, "-o", "json"};
+  const json pods = Parse(Kubectl(args, options_.command_timeout).out, "kubectl " + Join(args));
+  for (const json& pod : Items(pods)) {
+    if (Str(pod, {"metadata", "uid"}) == uid) return PodRunning(pod);
+  }
+  return false;  // deleted
+}
+
+chaos::ActionOutcome KubernetesClusterDriver::KillReplica(const std::string& name) {
+  std::vector<std::pair<std::string, std::string>> candidates;  // pod, instance
+  for (const chaos::ReplicaState& r : Observe().replicas) {
+    if (name.empty() ? r.ready : r.name == name) candidates.emplace_back(r.name, r.instance);
+  }
+  if (candidates.empty()) {
+    throw std::runtime_error(name.empty() ? "KillReplica: no ready replica (" + options_.replica_selector + ")"
+                                          : "KillReplica: no pod " + name + " (" + options_.replica_selector + ")");
+  }
+  std::mt19937 rng(std::random_device{}());
+  const auto& [pod, instance] = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)];
+  if (instance.empty()) throw std::runtime_error("KillReplica: pod " + pod + " has no metadata.uid");
   const std::string object = Apply("PodChaos", "replica-kill",
                                    "  action: pod-kill\n  mode: one\n  gracePeriod: 0\n  selector:\n    pods:\n      " +
                                        options_.ns + ": [" + pod + "]\n",
                                    "");
-  return {"killed replica " + pod + " (" + object + ")", pod};
+  return {"killed replica " + pod + " (" + instance + ", " + object + ")", pod, instance};
 }
 
 chaos::ActionOutcome KubernetesClusterDriver::KillDatabasePrimary() {

@@ -11,6 +11,9 @@
 //  - Observe: the service's pods (-l replica_selector), the CNPG Cluster's status (instances,
 //    readyInstances, currentPrimary), its instance pods (cnpg.io/instanceRole), the nodes (cordoned,
 //    and the node label that names them in a scenario: aftershock.dev/node).
+//  - A replica's instance is "pod <metadata.uid>"; InstanceRunning asks whether that pod still
+//    exists and is neither being deleted nor finished (the killed pod's replacement has another
+//    name and UID).
 //  - KillReplica / KillDatabasePrimary: a one-shot Chaos Mesh PodChaos (pod-kill) on the exact pod
 //    it observed; the primary kill throws when no pod, or more than one, carries
 //    cnpg.io/instanceRole=primary (the operator or its labels changed: never kill nothing quietly).
@@ -27,9 +30,7 @@
 // which the destructor calls: on any exit of the scenario that owns the driver. Thread-safe: a fault
 // may poll Observe while another acts.
 //
-// Not yet (docs/kubernetes.md, "What is left"): ReplicaState.pid is 0 (a pod has no pid the
-// generator could check), so the replica-kill, rolling-restart and drain faults, which confirm through
-// pids, cannot confirm on this driver yet; nor does any suite select it yet.
+// Never run against a live cluster (docs/kubernetes.md says what has been).
 #ifndef AFTERSHOCK_FRAMEWORK_CLUSTER_KUBERNETES_KUBERNETES_CLUSTER_DRIVER_H_
 #define AFTERSHOCK_FRAMEWORK_CLUSTER_KUBERNETES_KUBERNETES_CLUSTER_DRIVER_H_
 
@@ -52,6 +53,8 @@ struct KubernetesDriverOptions {
   std::string replica_selector = "app.kubernetes.io/name=aftershock-pseudonym";
   std::string database = "aftershock-db";  // the CloudNativePG Cluster
   int service_port = 8081;
+  // The headless Service in front of the replicas: the load's target (ServiceTarget()).
+  std::string headless_service = "aftershock-pseudonym-headless";
   std::string node_label = "aftershock.dev/node";
   // In every chaos object's name (aftershock-primary-kill-<run_id>-1), so that two drivers, or a run
   // and the leftovers of one that was killed, never share a name. "" = 6 random hex digits.
@@ -71,6 +74,7 @@ class KubernetesClusterDriver : public chaos::ClusterDriver {
 
   chaos::ClusterState Observe() override;
   void WaitSteady(std::chrono::milliseconds timeout) override;
+  bool InstanceRunning(const std::string& instance) override;
   chaos::ActionOutcome KillReplica(const std::string& name) override;
   chaos::ActionOutcome KillDatabasePrimary() override;
   chaos::ActionOutcome SetDatabaseLinkFaults(const std::string& member, const chaos::LinkFault& fault) override;
@@ -89,6 +93,12 @@ class KubernetesClusterDriver : public chaos::ClusterDriver {
   std::vector<std::string> Cleanup();
   // "podchaos/aftershock-primary-kill-1", ...: the chaos objects it created and has not deleted.
   std::vector<std::string> HeldObjects() const;
+  // The PodChaos and NetworkChaos objects labelled app.kubernetes.io/managed-by=aftershock in the
+  // namespace that this driver did not create ("podchaos/<name>"): a killed run's, still in force.
+  std::vector<std::string> LeftoverChaosObjects();
+  // "dns:///<headless_service>.<ns>.svc.cluster.local:<service_port>": every ready replica, by DNS.
+  std::string ServiceTarget() const;
+  const KubernetesDriverOptions& options() const { return options_; }
 
  private:
   struct Result {

@@ -40,10 +40,13 @@ if [ -f "$dir/out/$key" ]; then cat "$dir/out/$key"; fi
 exit 0
 )";
 
+// A pod's metadata.uid in these answers: "uid-" and its name (real ones are UUIDs; the driver
+// treats it as opaque). `terminating` adds metadata.deletionTimestamp.
 std::string Pod(const std::string& name, const std::string& node, const std::string& ip, bool ready,
-                const std::string& labels) {
-  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name + R"(", "namespace": "aftershock", "labels": )" +
-         labels + R"(}, "spec": {"nodeName": ")" + node + R"("}, "status": {"phase": "Running", "podIP": ")" + ip +
+                const std::string& labels, bool terminating = false) {
+  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name + R"(", "uid": "uid-)" + name +
+         R"(", "namespace": "aftershock", )" + (terminating ? R"("deletionTimestamp": "2026-12-06T02:00:00Z", )" : "") +
+         R"("labels": )" + labels + R"(}, "spec": {"nodeName": ")" + node + R"("}, "status": {"phase": "Running", "podIP": ")" + ip +
          R"(", "conditions": [{"type": "Initialized", "status": "True"}, {"type": "Ready", "status": ")" +
          (ready ? "True" : "False") + R"("}]}})";
 }
@@ -145,7 +148,7 @@ TEST_F(KubernetesClusterDriverTest, ObserveReadsPodsDatabaseAndNodes) {
   EXPECT_EQ(s.replicas[1].node, "node-b");  // the scenario's name, from aftershock.dev/node
   EXPECT_EQ(s.replicas[1].address, "10.244.2.7:8081");
   EXPECT_TRUE(s.replicas[1].ready);
-  EXPECT_EQ(s.replicas[1].pid, 0);  // a pod has no pid the generator could check
+  EXPECT_EQ(s.replicas[1].instance, "pod uid-aftershock-pseudonym-7c9d-bbbbb");
   ASSERT_EQ(s.members.size(), 3u);
   EXPECT_EQ(s.members[0].role, "leader");
   EXPECT_EQ(s.members[1].role, "replica");
@@ -220,8 +223,12 @@ TEST_F(KubernetesClusterDriverTest, PrimaryKillFailsLoudlyWhenNoPodCarriesThePri
 
 TEST_F(KubernetesClusterDriverTest, ReplicaKillTargetsTheNamedPod) {
   KubernetesClusterDriver driver(options_);
-  EXPECT_EQ(driver.KillReplica("aftershock-pseudonym-7c9d-bbbbb").summary,
-            "killed replica aftershock-pseudonym-7c9d-bbbbb (podchaos/aftershock-replica-kill-t1-1)");
+  const chaos::ActionOutcome named = driver.KillReplica("aftershock-pseudonym-7c9d-bbbbb");
+  EXPECT_EQ(named.summary,
+            "killed replica aftershock-pseudonym-7c9d-bbbbb (pod uid-aftershock-pseudonym-7c9d-bbbbb, "
+            "podchaos/aftershock-replica-kill-t1-1)");
+  EXPECT_EQ(named.target, "aftershock-pseudonym-7c9d-bbbbb");
+  EXPECT_EQ(named.instance, "pod uid-aftershock-pseudonym-7c9d-bbbbb");
   EXPECT_EQ(Applied("aftershock-replica-kill-t1-1")["spec"]["selector"]["pods"]["aftershock"][0].as<std::string>(),
             "aftershock-pseudonym-7c9d-bbbbb");
   // "" = a random ready replica, from what Observe sees.
@@ -234,6 +241,58 @@ TEST_F(KubernetesClusterDriverTest, ReplicaKillTargetsTheNamedPod) {
   ASSERT_GE(calls.size(), 2u);
   EXPECT_EQ(calls[calls.size() - 2], "-n aftershock delete podchaos aftershock-replica-kill-t1-1 --ignore-not-found --wait=false");
   EXPECT_EQ(calls[calls.size() - 1], "-n aftershock delete podchaos aftershock-replica-kill-t1-2 --ignore-not-found --wait=false");
+}
+
+TEST_F(KubernetesClusterDriverTest, AReplicaKillOfAPodThatIsNotThereKillsNothing) {
+  KubernetesClusterDriver driver(options_);
+  try {
+    driver.KillReplica("aftershock-pseudonym-7c9d-zzzzz");
+    ADD_FAILURE() << "killed a pod that does not exist";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("no pod aftershock-pseudonym-7c9d-zzzzz"));
+  }
+  EXPECT_TRUE(driver.HeldObjects().empty());
+}
+
+// The instance the replica-kill and rolling-restart faults ask about: running while the pod exists
+// and is not being deleted; a replacement (another name, another UID) does not keep it running.
+TEST_F(KubernetesClusterDriverTest, AnInstanceRunsWhileItsPodExistsAndIsNotBeingDeleted) {
+  KubernetesClusterDriver driver(options_);
+  EXPECT_TRUE(driver.InstanceRunning("pod uid-aftershock-pseudonym-7c9d-bbbbb"));
+  const std::string labels = R"({"app.kubernetes.io/name": "aftershock-pseudonym", "pod-template-hash": "7c9d"})";
+  Answer("-n aftershock get pods -l app.kubernetes.io/name=aftershock-pseudonym -o json",
+         List({Pod("aftershock-pseudonym-7c9d-aaaaa", "aftershock-worker", "10.244.1.5", true, labels),
+               Pod("aftershock-pseudonym-7c9d-bbbbb", "aftershock-worker2", "10.244.2.7", false, labels, true),
+               Pod("aftershock-pseudonym-7c9d-ccccc", "aftershock-worker3", "10.244.3.4", true, labels)}));
+  EXPECT_FALSE(driver.InstanceRunning("pod uid-aftershock-pseudonym-7c9d-bbbbb"));  // terminating
+  Answer("-n aftershock get pods -l app.kubernetes.io/name=aftershock-pseudonym -o json",
+         List({Pod("aftershock-pseudonym-7c9d-aaaaa", "aftershock-worker", "10.244.1.5", true, labels),
+               Pod("aftershock-pseudonym-7c9d-ddddd", "aftershock-worker2", "10.244.2.8", true, labels),
+               Pod("aftershock-pseudonym-7c9d-ccccc", "aftershock-worker3", "10.244.3.4", true, labels)}));
+  EXPECT_FALSE(driver.InstanceRunning("pod uid-aftershock-pseudonym-7c9d-bbbbb"));  // deleted, replaced
+  EXPECT_TRUE(driver.InstanceRunning("pod uid-aftershock-pseudonym-7c9d-ddddd"));
+  EXPECT_THROW(driver.InstanceRunning("pid 1234"), std::invalid_argument);
+}
+
+// What a scenario's SetUp refuses: chaos objects of another (killed) run, not its own.
+TEST_F(KubernetesClusterDriverTest, LeftoverChaosObjectsAreTheOnesThisDriverDidNotCreate) {
+  KubernetesClusterDriver driver(options_);
+  EXPECT_TRUE(driver.LeftoverChaosObjects().empty());
+  driver.KillReplica("aftershock-pseudonym-7c9d-bbbbb");
+  Answer("-n aftershock get podchaos,networkchaos -l app.kubernetes.io/managed-by=aftershock -o name",
+         "podchaos.chaos-mesh.org/aftershock-replica-kill-t1-1\n"
+         "podchaos.chaos-mesh.org/aftershock-primary-kill-0a1b2c-1\n"
+         "networkchaos.chaos-mesh.org/aftershock-db-partition-0a1b2c-2\n");
+  EXPECT_THAT(driver.LeftoverChaosObjects(), ElementsAre("podchaos/aftershock-primary-kill-0a1b2c-1",
+                                                         "networkchaos/aftershock-db-partition-0a1b2c-2"));
+  Fail("-n aftershock get podchaos,networkchaos -l app.kubernetes.io/managed-by=aftershock -o name",
+       "error: the server doesn't have a resource type \"podchaos\"");
+  EXPECT_THROW(driver.LeftoverChaosObjects(), std::runtime_error);  // no Chaos Mesh: said, not taken as clean
+}
+
+TEST_F(KubernetesClusterDriverTest, TheServiceTargetIsTheHeadlessServiceByDns) {
+  EXPECT_EQ(KubernetesClusterDriver(options_).ServiceTarget(),
+            "dns:///aftershock-pseudonym-headless.aftershock.svc.cluster.local:8081");
 }
 
 TEST_F(KubernetesClusterDriverTest, ObjectNamesCarryARunIdSoRunsNeverShareOne) {

@@ -1,9 +1,26 @@
 #include "framework/cluster/local/local_cluster_driver.h"
 
+#include <fstream>
+#include <regex>
+
 namespace aftershock::cluster {
 namespace {
 
 chaos::ActionOutcome Outcome(const v1::ActionResult& result) { return {result.summary(), result.target()}; }
+
+// A replica's instance on this driver is its process: "pid 1234".
+std::string PidInstance(int pid) { return pid > 0 ? "pid " + std::to_string(pid) : ""; }
+
+// True while /proc shows `pid` as a live (not zombie) process. The supervisor's replicas run on
+// this machine, so the generator's /proc sees them.
+bool ProcessAlive(int pid) {
+  if (pid <= 0) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || (line[close + 2] != 'Z' && line[close + 2] != 'X');
+}
 
 }  // namespace
 
@@ -17,7 +34,7 @@ chaos::ClusterState ToClusterState(const v1::ClusterStatus& status) {
     out.replicas.push_back({.name = r.name(),
                             .node = r.node(),
                             .address = r.address(),
-                            .pid = r.pid(),
+                            .instance = PidInstance(r.pid()),
                             .ready = r.ready(),
                             .node_cordoned = r.node_cordoned(),
                             .defects = r.defects()});
@@ -44,8 +61,22 @@ v1::LinkFaults ToLinkFaults(const chaos::LinkFault& fault) {
 
 chaos::ClusterState LocalClusterDriver::Observe() { return ToClusterState(client_.Status()); }
 void LocalClusterDriver::WaitSteady(std::chrono::milliseconds timeout) { client_.WaitSteady(timeout); }
+bool LocalClusterDriver::InstanceRunning(const std::string& instance) {
+  std::smatch m;
+  static const std::regex kPid("pid ([0-9]{1,9})");
+  if (!std::regex_match(instance, m, kPid)) {
+    throw std::invalid_argument("LocalClusterDriver: '" + instance + "' is not an instance of this driver (pid N)");
+  }
+  return ProcessAlive(std::stoi(m[1]));
+}
+
 chaos::ActionOutcome LocalClusterDriver::KillReplica(const std::string& name) {
-  return Outcome(client_.KillReplica(name));
+  chaos::ActionOutcome outcome = Outcome(client_.KillReplica(name));
+  // The supervisor names the process it killed in its summary: "killed replica b (pid 1234)".
+  std::smatch m;
+  static const std::regex kKilledPid("pid ([0-9]{1,9})");
+  if (std::regex_search(outcome.summary, m, kKilledPid)) outcome.instance = PidInstance(std::stoi(m[1]));
+  return outcome;
 }
 chaos::ActionOutcome LocalClusterDriver::KillDatabasePrimary() { return Outcome(client_.KillDatabasePrimary()); }
 chaos::ActionOutcome LocalClusterDriver::SetDatabaseLinkFaults(const std::string& member,

@@ -1,5 +1,6 @@
 // LocalClusterDriver: the local cluster as a chaos::ClusterDriver - every action and observation
-// the cluster faults need, through the supervisor's control API (ClusterClient).
+// the cluster faults need, through the supervisor's control API (ClusterClient). A replica's
+// instance is its process ("pid 1234"), checked in this machine's /proc.
 //
 //   cluster::LocalClusterDriver driver(cluster::ClusterClient::Attach());
 //   auto kill = std::make_shared<chaos::PrimaryKillFault>(driver);
@@ -21,6 +22,8 @@ class LocalClusterDriver : public chaos::ClusterDriver {
 
   chaos::ClusterState Observe() override;
   void WaitSteady(std::chrono::milliseconds timeout) override;
+  // "pid N": whether that process is alive on this machine.
+  bool InstanceRunning(const std::string& instance) override;
   chaos::ActionOutcome KillReplica(const std::string& name) override;
   chaos::ActionOutcome KillDatabasePrimary() override;
   chaos::ActionOutcome SetDatabaseLinkFaults(const std::string& member, const chaos::LinkFault& fault) override;
