@@ -2,8 +2,9 @@
 // database primary, link faults, the replication mode, rolling restart, drain/uncordon, seeded
 // defects) and its observations (state, steady) - in terms that know neither the local cluster's
 // control API nor Kubernetes. The local cluster's client implements it
-// (framework/cluster/local/local_cluster_driver.h); a Kubernetes driver (kubectl + Chaos Mesh) will
-// implement the same.
+// (framework/cluster/local/local_cluster_driver.h), and so does the Kubernetes driver (kubectl +
+// CloudNativePG + Chaos Mesh: framework/cluster/kubernetes/kubernetes_cluster_driver.h);
+// fixtures::ClusterScenario picks one (--aftershock_cluster_driver).
 //
 //   cluster::LocalClusterDriver driver(cluster::ClusterClient::Attach());
 //   auto kill = std::make_shared<chaos::PrimaryKillFault>(driver);

@@ -799,6 +799,10 @@ Problems CheckLoadWindow(const Manifests& m) {
     }
     const std::vector<std::string> args = Args(*job);
     if (Flag(args, "--aftershock_set") != set_name) problems.push_back(job->Id() + ": --aftershock_set is not " + set_name);
+    // Without the switch the suite looks for a local cluster's state file in the pod.
+    if (Flag(args, "--aftershock_cluster_driver") != "kubernetes") {
+      problems.push_back(job->Id() + ": no --aftershock_cluster_driver=kubernetes (the suite would attach to a local cluster)");
+    }
     const std::string manifest = Flag(args, "--aftershock_manifest").value_or("");
     if (manifest.size() < set_name.size() + 6 || manifest.substr(manifest.size() - set_name.size() - 6) != "/" + set_name + ".yaml") {
       problems.push_back(job->Id() + ": --aftershock_manifest '" + manifest + "' is not the set's " + set_name + ".yaml");
@@ -1300,6 +1304,9 @@ const Mutation kMutations[] = {
        SetArg(m, "Job", kGenerator, "--gtest_filter", "HaSuite.DISABLED_Baseline:HaSuite.DISABLED_PrimaryKil");
      },
      "--gtest_filter names HaSuite.DISABLED_PrimaryKil, which is no scenario of set pr"},
+    {"DriverSwitchLocal", CheckLoadWindow,
+     [](Manifests& m) { SetArg(m, "Job", kGenerator, "--aftershock_cluster_driver", "local"); },
+     "Job aftershock-loadgen/aftershock-loadgen (loadgen-job.yaml): no --aftershock_cluster_driver=kubernetes"},
     {"ManifestOfAnotherSet", CheckLoadWindow,
      [](Manifests& m) { SetArg(m, "Job", kGenerator, "--aftershock_manifest", "/opt/aftershock/manifests/sets/weekly.yaml"); },
      "is not the set's pr.yaml"},
