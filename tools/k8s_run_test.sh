@@ -41,6 +41,7 @@ echo "kubectl \$*" >> "$scratch/calls.log"
 case "\$*" in
   *instanceRole=primary*) cat "$scratch/control/primaries" 2>/dev/null || echo pod/aftershock-db-1 ;;
   *"logs job/aftershock-loadgen"*) [ -e "$scratch/control/no-log" ] || echo "##aftershock BEGIN load-timeline.csv set=pr scenario=baseline" ;;
+  *"get job aftershock-loadgen"*) cat "$scratch/control/job-status" 2>/dev/null || echo "1/" ;;
 esac
 exit 0
 EOF
@@ -141,13 +142,42 @@ k8s_run 1 collect
 expect_output "no load timeline in the generator's log"
 grep -q "no load timeline" "$scratch/artifacts/failures.txt" || fail "failures.txt lacks the reason"
 
-# 7. all: the scenarios step is not built (exit 2), and the cluster is still collected and deleted.
+# 7. scenarios: an earlier Job deleted, the Job applied, its status polled until it succeeded.
 setup
-k8s_run 2 all
-expect_output "scenarios: not built yet"
+echo "/" >"$scratch/control/job-status"
+(sleep 1.5 && echo "1/" >"$scratch/control/job-status") &
+k8s_run 0 scenarios --poll-seconds=1
+wait
+expect_output "scenarios: the generator Job succeeded: every scenario green"
+[[ $(sed -n 1,2p "$scratch/calls.log" | sed "s|$repo|<repo>|g") == "kubectl -n aftershock-loadgen delete job aftershock-loadgen --ignore-not-found --wait=true
+kubectl apply -f <repo>/manifests/kubernetes/loadgen-job.yaml" ]] || fail "scenarios did not start with delete + apply: $(head -n 2 "$scratch/calls.log")"
+polls=$(grep -c "get job aftershock-loadgen -o jsonpath={.status.succeeded}/{.status.failed}" "$scratch/calls.log" || true)
+((polls >= 2)) || fail "scenarios polled the Job $polls time(s), wanted it to wait for the status"
+
+# ... a failed Job (a red scenario) is a failed step, at once.
+setup
+echo "/1" >"$scratch/control/job-status"
+k8s_run 1 scenarios --poll-seconds=1 --wait-seconds=5
+expect_output "scenarios: the generator Job failed"
+# ... and a Job that never finishes, within the wait.
+setup
+echo "/" >"$scratch/control/job-status"
+k8s_run 1 scenarios --poll-seconds=1 --wait-seconds=2
+expect_output "neither succeeded nor failed within 2 s"
+k8s_run 2 scenarios --poll-seconds=0
+
+# 7b. all: up, scenarios, and the cluster collected and deleted at the end.
+setup
+k8s_run 0 all --poll-seconds=1
+grep -q "apply -f .*loadgen-job.yaml" "$scratch/calls.log" || fail "all did not run the scenarios"
 [[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] ||
   fail "all did not end by deleting the cluster: $(tail -n 3 "$scratch/calls.log")"
 grep -q "logs job/aftershock-loadgen" "$scratch/calls.log" || fail "all did not collect"
+# ... and a red scenario: collected, deleted, exit 1.
+setup
+echo "/1" >"$scratch/control/job-status"
+k8s_run 1 all --poll-seconds=1 --wait-seconds=5
+[[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] || fail "a red run left the cluster"
 
 # 8. all: a failing up is collected and deleted too, with up's status.
 setup
