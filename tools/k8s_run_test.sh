@@ -33,8 +33,11 @@ setup() {
 #!/bin/sh
 echo "docker \$*" >> "$scratch/calls.log"
 [ -e "$scratch/control/no-image-\$3" ] && exit 1
+# The collector in the generator's image, run with the artifacts folder mounted.
+if [ "\$1" = run ]; then mkdir -p "$scratch/artifacts/timelines/pr/baseline" && echo unix_ms,second > "$scratch/artifacts/timelines/pr/baseline/load-timeline.csv"; fi
 exit 0
 EOF
+  printf '#!/bin/sh\necho "sudo $*" >> "%s/calls.log"\n' "$scratch" >"$scratch/bin/sudo"
   cat >"$scratch/bin/kubectl" <<EOF
 #!/bin/sh
 echo "kubectl \$*" >> "$scratch/calls.log"
@@ -135,6 +138,13 @@ for f in pods.txt events.txt cnpg-cluster.yaml cnpg-instances.log service.log cl
   [[ -e $scratch/artifacts/$f ]] || fail "collect did not write $f"
 done
 
+# 5b. ... with no build tree's collector (a CI runner that built only the images): the image's.
+setup
+rm "$scratch/build/tools/report/aftershock-collect"
+k8s_run 0 collect
+grep -q "^docker run --rm --user $(id -u):$(id -g) -v $scratch/artifacts:/artifacts aftershock-loadgen:dev /opt/aftershock/bin/aftershock-collect --out=/artifacts/timelines /artifacts/resilience.log$" \
+  "$scratch/calls.log" || fail "collect without a build tree did not use the image's collector: $(grep docker "$scratch/calls.log")"
+
 # 6. ... red without one (a generator that ran nothing emits no timeline).
 setup
 touch "$scratch/control/no-log"
@@ -184,6 +194,16 @@ setup
 echo 128 >"$scratch/inotify/max_user_instances"
 k8s_run 1 all
 [[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] || fail "a failed up left the cluster"
+
+# 8b. images and limits: the exact commands.
+setup
+k8s_run 0 images
+expect_calls \
+  "docker build -f <repo>/manifests/kubernetes/images/pseudonym.Dockerfile -t aftershock-pseudonym:dev <repo>" \
+  "docker build -f <repo>/manifests/kubernetes/images/loadgen.Dockerfile -t aftershock-loadgen:dev <repo>"
+setup
+k8s_run 0 limits
+expect_calls "sudo sysctl -w fs.inotify.max_user_instances=512 fs.inotify.max_user_watches=524288"
 
 # 9. Usage.
 setup

@@ -5,6 +5,8 @@
 #   tools/setup.sh            # build + test dependencies
 #   tools/setup.sh --report   # and chromium, for the HTML report's browser check (ctest -L report)
 #   tools/setup.sh --fuzz     # and clang with libFuzzer, for tools/fuzz.sh (docs/fuzzing.md)
+#   tools/setup.sh --workflows  # and npm's @action-validator/cli: every workflow against GitHub's
+#                               # schema (ctest tools.workflow-schema; docs/ci.md)
 set -euo pipefail
 
 packages=(
@@ -28,12 +30,18 @@ packages=(
 # Opt-in, large and needed by one tool each: chromium only for the browser check of the HTML report
 # (docs/report.md); clang and its libFuzzer runtime only for tools/fuzz.sh (the replay tests of the
 # committed fuzz corpus build with gcc).
+want_validator=0
 for arg in "$@"; do
   case $arg in
     --report) packages+=(chromium) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --workflows)
+      # Debian's npm, unless an npm is already there (a NodeSource nodejs ships its own and
+      # conflicts with Debian's).
+      command -v npm >/dev/null || packages+=(npm)
+      want_validator=1 ;;
     *)
-      echo "setup: unknown argument '$arg' (want nothing, --report and/or --fuzz)" >&2
+      echo "setup: unknown argument '$arg' (want nothing, --report, --fuzz and/or --workflows)" >&2
       exit 2 ;;
   esac
 done
@@ -44,17 +52,29 @@ for p in "${packages[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "setup: all ${#packages[@]} packages present"
-  exit 0
-fi
+# The schema validator is npm's, not Debian's (npm registry); installed once, found on PATH after.
+install_validator() {
+  ((want_validator == 1)) || return 0
+  if command -v action-validator >/dev/null; then
+    echo "setup: action-validator present"
+    return 0
+  fi
+  echo "setup: installing @action-validator/cli (npm)"
+  $sudo npm install -g --no-audit --no-fund @action-validator/cli
+}
 
-echo "setup: installing ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
   sudo=sudo
 else
   sudo=
 fi
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  install_validator
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 # Debian's packages may try to start services (etcd, prometheus); they are started by aftershock's own
 # code instead, so keep the package scripts from starting anything.
@@ -68,4 +88,5 @@ fi
 trap '[[ $created_policy == 1 ]] && $sudo rm -f $policy' EXIT
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_validator
 echo "setup: done"

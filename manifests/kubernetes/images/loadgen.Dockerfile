@@ -4,9 +4,10 @@
 #   docker build -f manifests/kubernetes/images/loadgen.Dockerfile -t aftershock-loadgen:dev .
 #
 # NOT BUILT YET: this machine has no container engine (docs/kubernetes.md). Everything comes from
-# Debian 12's packages. The Kubernetes chaos driver (not built yet) will need kubectl within one minor
-# version of the cluster; Debian 12's kubernetes-client is 1.20, too old, so it will come from
-# pkgs.k8s.io when the driver exists.
+# Debian 12's packages except kubectl: the Kubernetes chaos driver runs it in this image, and it must
+# be within one minor version of the cluster; Debian 12's kubernetes-client is 1.20, too old, so it
+# comes from the Kubernetes project's own apt repository (pkgs.k8s.io), minor KUBECTL_MINOR
+# (--build-arg KUBECTL_MINOR=v1.31 to match another cluster).
 FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -22,9 +23,18 @@ RUN cmake --preset default \
  && cmake --build build --target ha_suite aftershock-loadgen aftershock-collect
 
 FROM debian:12-slim
+ARG KUBECTL_MINOR=v1.31
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libgrpc++1.51 libprotobuf32 libyaml-cpp0.7 libpq5 libsqlite3-0 \
+      libgrpc++1.51 libprotobuf32 libyaml-cpp0.7 libpq5 libsqlite3-0 ca-certificates curl gpg \
+ && mkdir -p /etc/apt/keyrings \
+ && curl -fsSL "https://pkgs.k8s.io/core:/stable:/${KUBECTL_MINOR}/deb/Release.key" \
+      | gpg --dearmor -o /etc/apt/keyrings/kubernetes-apt-keyring.gpg \
+ && echo "deb [signed-by=/etc/apt/keyrings/kubernetes-apt-keyring.gpg] https://pkgs.k8s.io/core:/stable:/${KUBECTL_MINOR}/deb/ /" \
+      > /etc/apt/sources.list.d/kubernetes.list \
+ && apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends kubectl \
+ && apt-get purge -y curl gpg && apt-get autoremove -y \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/suites/ha/ha_suite /src/build/tools/loadgen/aftershock-loadgen \
      /src/build/tools/report/aftershock-collect /opt/aftershock/bin/
