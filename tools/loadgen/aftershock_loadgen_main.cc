@@ -3,6 +3,7 @@
 //   aftershock-loadgen run --target=127.0.0.1:8080 --path=/work --rate=3000 --seconds=60
 //       --worker=0 --workers=2 --start_unix_ms=<T> --out=DIR      # one per worker, same T
 //   aftershock-loadgen merge --dir=DIR --workers=2 --max_outage_seconds=5 --max_unavailable_seconds=10
+//   aftershock-loadgen merge --dir=EMPTY --logs=pod-0.log,pod-1.log --workers=2   # files from the logs
 //
 // Worker k of N issues every N-th arrival of the profile (sequence % N == k) on a clock that
 // starts at T for all of them, and writes its per-second histograms, counts, dispatch lag and
@@ -21,6 +22,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "framework/load/http_workload.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/metrics/load_timeline.h"
+#include "tools/loadgen/worker_log.h"
 #include "tools/loadgen/worker_run.h"
 
 namespace aftershock::loadgen {
@@ -42,7 +45,8 @@ constexpr char kUsage[] =
     "usage: aftershock-loadgen run --target=HOST:PORT --rate=R --seconds=S --worker=K --workers=N\n"
     "                              --start_unix_ms=T --out=DIR [--path=/] [--deadline_ms=2000]\n"
     "                              [--max_in_flight=10000] [--coalesce_us=0] [--latencies=FILE]\n"
-    "       aftershock-loadgen merge --dir=DIR --workers=N [--max_outage_seconds=5]\n"
+    "                              [--emit=stdout] [--allow_non_loopback=true]\n"
+    "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
     "                                [--max_unavailable_seconds=10] [--csv=FILE]\n";
 
 // --name=value pairs; every flag must be known to the command and appear once.
@@ -104,7 +108,8 @@ double Positive(const std::map<std::string, std::string>& flags, const std::stri
 int Run(int argc, char** argv) {
   const auto flags = ParseFlags(argc, argv,
                                 {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
-                                 "deadline_ms", "max_in_flight", "coalesce_us", "latencies"});
+                                 "deadline_ms", "max_in_flight", "coalesce_us", "latencies", "emit",
+                                 "allow_non_loopback"});
   const std::string target = Required(flags, "target");
   const double rate = Positive(flags, "rate", std::nullopt);
   const double seconds = Positive(flags, "seconds", std::nullopt);
@@ -117,6 +122,16 @@ int Run(int argc, char** argv) {
   const int max_in_flight = Integer<int>(flags, "max_in_flight", 10000, 1);
   const int coalesce_us = Integer<int>(flags, "coalesce_us", 0, 0);
   if (!std::filesystem::is_directory(out)) throw FlagError("--out=" + out.string() + " is not a directory");
+  // A pod's --out dies with it: --emit=stdout also prints the files into its log (worker_log.h).
+  const bool emit_stdout = flags.count("emit") != 0;
+  if (emit_stdout && flags.at("emit") != "stdout") throw FlagError("--emit: expected stdout, got '" + flags.at("emit") + "'");
+  // Load goes to 127.0.0.0/8 unless a run explicitly allows otherwise (a Service in a cluster).
+  bool allow_non_loopback = false;
+  if (flags.count("allow_non_loopback")) {
+    const std::string& v = flags.at("allow_non_loopback");
+    if (v != "true" && v != "false") throw FlagError("--allow_non_loopback: expected true or false, got '" + v + "'");
+    allow_non_loopback = v == "true";
+  }
 
   // One clock for every worker: the steady start that corresponds to the shared unix start.
   const auto wall_now = std::chrono::system_clock::now();
@@ -133,6 +148,7 @@ int Run(int argc, char** argv) {
   std::vector<std::int64_t> latencies;
   const bool keep_latencies = flags.count("latencies") != 0;
   load::HttpWorkload workload({.target = target,
+                               .allow_non_loopback = allow_non_loopback,
                                .path = flags.count("path") ? flags.at("path") : "/",
                                .max_connections = max_in_flight,
                                .on_final = [&](const load::HttpCallResult&, const load::FinalOutcome& o) {
@@ -159,6 +175,7 @@ int Run(int argc, char** argv) {
   }
   WriteWorkerFiles(out, {.worker = worker, .workers = workers, .start_unix_ms = start_unix_ms}, result.timeline,
                    result.health);
+  if (emit_stdout) EmitWorkerFiles(std::cout, out, worker);
   std::cerr << "aftershock-loadgen: worker " << worker << " done: " << result.issued << " issued, " << result.ok
             << " ok, " << result.failed << " failed, " << result.shed << " shed"
             << (result.health.generator_limited ? "; generator-limited: " + result.health.reason : "") << "\n";
@@ -167,9 +184,23 @@ int Run(int argc, char** argv) {
 
 int Merge(int argc, char** argv) {
   const auto flags =
-      ParseFlags(argc, argv, {"dir", "workers", "max_outage_seconds", "max_unavailable_seconds", "csv"});
+      ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds", "csv"});
   const std::filesystem::path dir = Required(flags, "dir");
   const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
+  if (flags.count("logs")) {
+    // The workers' logs (kubectl logs of each pod): their files into --dir first.
+    if (!std::filesystem::is_directory(dir)) throw FlagError("--dir=" + dir.string() + " is not a directory");
+    std::istringstream names(Required(flags, "logs"));
+    for (std::string name; std::getline(names, name, ',');) {
+      std::ifstream in(name);
+      if (!in) throw FlagError("--logs: cannot read '" + name + "'");
+      std::ostringstream text;
+      text << in.rdbuf();
+      const RecoveredFiles recovered = RecoverWorkerFiles(text.str(), name, dir);
+      for (const std::string& problem : recovered.problems) std::printf("recovering: %s\n", problem.c_str());
+      std::printf("recovered %zu file(s) from %s\n", recovered.written.size(), name.c_str());
+    }
+  }
   gates::GateBudgets budgets;
   budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
   budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);

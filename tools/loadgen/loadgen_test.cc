@@ -26,7 +26,7 @@ std::int64_t UnixMsIn(milliseconds from_now) {
 }
 
 process::ChildProcess StartWorker(const std::string& target, const std::string& dir, int worker, int workers,
-                                  double rate, double seconds, std::int64_t start_unix_ms) {
+                                  double rate, double seconds, std::int64_t start_unix_ms, bool emit = false) {
   process::ChildOptions options;
   options.program = AFTERSHOCK_LOADGEN_PATH;
   options.args = {"run",
@@ -38,6 +38,7 @@ process::ChildProcess StartWorker(const std::string& target, const std::string& 
                   "--start_unix_ms=" + std::to_string(start_unix_ms),
                   "--out=" + dir,
                   "--latencies=" + dir + "/raw-" + std::to_string(worker) + ".txt"};
+  if (emit) options.args.push_back("--emit=stdout");
   options.log_path = dir + "/worker-" + std::to_string(worker) + ".log";
   return process::ChildProcess::Start(options);
 }
@@ -151,6 +152,61 @@ TEST(LoadgenTest, AWorkerThatDiesMakesTheMergedRunRed) {
   EXPECT_NE(text.find("FAIL workers-complete: 1 of 2 workers missing"), std::string::npos) << text;
 }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+int RunMerge(const std::vector<std::string>& args, const std::string& log_path) {
+  process::ChildOptions merge;
+  merge.program = AFTERSHOCK_LOADGEN_PATH;
+  merge.args = args;
+  merge.log_path = log_path;
+  return process::ChildProcess::Start(merge).Wait(std::chrono::seconds(30));
+}
+
+// As in an Indexed Job: each worker's folder is its own (a pod's, gone with it); only the logs
+// reach the coordinator, and `merge --logs` merges from them what `merge --dir` merges from the
+// files. A log cut short turns the merge red.
+TEST(LoadgenTest, TheFilesOfWorkersWithOwnFoldersMergeFromTheirLogs) {
+  load::HttpTestServer server([](const load::HttpRequest&) { return load::TestReply{}; });
+  const process::ScratchDir pod0 = process::ScratchDir::Create("aftershock-loadgen-pod0");
+  const process::ScratchDir pod1 = process::ScratchDir::Create("aftershock-loadgen-pod1");
+  const std::int64_t start = UnixMsIn(milliseconds(800));
+  {
+    process::ChildProcess w0 = StartWorker(server.address(), pod0.path(), 0, 2, 200, 2, start, /*emit=*/true);
+    process::ChildProcess w1 = StartWorker(server.address(), pod1.path(), 1, 2, 200, 2, start, /*emit=*/true);
+    ASSERT_EQ(w0.Wait(std::chrono::seconds(30)), 0);
+    ASSERT_EQ(w1.Wait(std::chrono::seconds(30)), 0);
+  }
+  const std::string log0 = pod0.path() + "/worker-0.log";
+  const std::string log1 = pod1.path() + "/worker-1.log";
+  const process::ScratchDir merged = process::ScratchDir::Create("aftershock-loadgen-merged");
+  EXPECT_EQ(RunMerge({"merge", "--dir=" + merged.path(), "--workers=2", "--logs=" + log0 + "," + log1},
+                     merged.path() + "/merge.log"),
+            0)
+      << ReadText(merged.path() + "/merge.log");
+  const std::string text = ReadText(merged.path() + "/merge.log");
+  EXPECT_NE(text.find("recovered 2 file(s) from " + log0), std::string::npos) << text;
+  EXPECT_NE(text.find("merged 2 worker(s): offered 400,"), std::string::npos) << text;
+  EXPECT_NE(text.find("PASS workers-complete"), std::string::npos) << text;
+  const MergedRun run = MergeWorkerRun(merged.path(), 2, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
+  EXPECT_EQ(run.merged.scheduled, 400u);
+
+  // Worker 1's pod died while printing its timeline: its log ends inside the block.
+  const std::string whole = ReadText(log1);
+  const std::size_t end = whole.find("##aftershock-loadgen END worker-1.timeline");
+  ASSERT_NE(end, std::string::npos) << whole;
+  std::ofstream(log1, std::ios::trunc) << whole.substr(0, end);
+  const process::ScratchDir cut = process::ScratchDir::Create("aftershock-loadgen-cut");
+  EXPECT_EQ(RunMerge({"merge", "--dir=" + cut.path(), "--workers=2", "--logs=" + log0 + "," + log1},
+                     cut.path() + "/merge.log"),
+            1);
+  const std::string red = ReadText(cut.path() + "/merge.log");
+  EXPECT_NE(red.find("worker-1.timeline cut short (the log ended first): not recovered"), std::string::npos) << red;
+  EXPECT_NE(red.find("FAIL workers-complete: 1 of 2 workers missing from the merge: worker 1"), std::string::npos) << red;
+}
+
 TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-flags");
   auto run = [&](std::vector<std::string> args) {
@@ -177,6 +233,23 @@ TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--worker=1"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("unknown flag --worker"), std::string::npos) << text;
+  const std::string soon = "--start_unix_ms=" + std::to_string(UnixMsIn(milliseconds(1000)));
+  std::tie(code, text) = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0", "--workers=1", soon,
+                              "--out=" + dir.path(), "--emit=file"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--emit: expected stdout, got 'file'"), std::string::npos) << text;
+  std::tie(code, text) = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0", "--workers=1", soon,
+                              "--out=" + dir.path(), "--allow_non_loopback=yes"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--allow_non_loopback: expected true or false, got 'yes'"), std::string::npos) << text;
+  // Off loopback only when explicitly allowed (nothing is sent: the target is refused up front).
+  std::tie(code, text) = run({"run", "--target=192.0.2.1:80", "--rate=10", "--seconds=1", "--worker=0", "--workers=1",
+                              soon, "--out=" + dir.path()});
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(text.find("loopback"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--logs=" + dir.path() + "/no-such.log"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--logs: cannot read '" + dir.path() + "/no-such.log'"), std::string::npos) << text;
 }
 
 }  // namespace
