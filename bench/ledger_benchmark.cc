@@ -5,7 +5,6 @@
 //
 // Keys and values have the reference target's shapes ("orig-<12 hex>-<n>" -> "ps-<16 chars>").
 // Figures are printed, not asserted: the machine is shared and noisy.
-#include <malloc.h>
 
 #include <chrono>
 #include <cstdio>
@@ -25,7 +24,8 @@ using aftershock::ledger::LedgerStream;
 using aftershock::ledger::Promise;
 using aftershock::ledger::PromiseLedger;
 
-std::size_t HeapInUse() { return mallinfo2().uordblks; }
+// bench_support's: the sanitizers' allocators too, where glibc's mallinfo2 reads nothing.
+std::size_t HeapInUse() { return aftershock::bench::HeapBytesInUse(); }
 
 struct Figures {
   double bytes_per_promise = 0;

@@ -5,8 +5,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-// AddressSanitizer's own allocator serves malloc; GCC 12 ships no <sanitizer/allocator_interface.h>.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// The sanitizer's own allocator serves malloc; GCC 12 ships no <sanitizer/allocator_interface.h>.
 extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
@@ -108,9 +108,9 @@ InFlightMemoryFit FitHeapPerCall(const std::vector<std::pair<double, double>>& p
 }
 
 std::size_t HeapBytesInUse() {
-#if defined(__SANITIZE_ADDRESS__)
-  // Under ASan glibc's arenas hold nothing of the program's: mallinfo2() stays flat (libasan
-  // intercepts the old mallinfo, with zeros, but not mallinfo2), so ask the allocator in use.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // Under ASan or TSan glibc's arenas hold nothing of the program's: mallinfo2() stays flat (the
+  // runtime intercepts the old mallinfo, with zeros, but not mallinfo2), so ask the allocator in use.
   return __sanitizer_get_current_allocated_bytes();
 #else
   return mallinfo2().uordblks;
