@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
+#include "framework/ledger/promise_ledger.h"
 #include "framework/load/http_workload.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/metrics/load_timeline.h"
@@ -45,7 +47,7 @@ constexpr char kUsage[] =
     "usage: aftershock-loadgen run --target=HOST:PORT --rate=R --seconds=S --worker=K --workers=N\n"
     "                              --start_unix_ms=T --out=DIR [--path=/] [--deadline_ms=2000]\n"
     "                              [--max_in_flight=10000] [--coalesce_us=0] [--latencies=FILE]\n"
-    "                              [--emit=stdout] [--allow_non_loopback=true]\n"
+    "                              [--emit=stdout] [--allow_non_loopback=true] [--kind=http|pseudonym]\n"
     "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
     "                                [--max_unavailable_seconds=10] [--csv=FILE]\n";
 
@@ -109,7 +111,7 @@ int Run(int argc, char** argv) {
   const auto flags = ParseFlags(argc, argv,
                                 {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
                                  "deadline_ms", "max_in_flight", "coalesce_us", "latencies", "emit",
-                                 "allow_non_loopback"});
+                                 "allow_non_loopback", "kind"});
   const std::string target = Required(flags, "target");
   const double rate = Positive(flags, "rate", std::nullopt);
   const double seconds = Positive(flags, "seconds", std::nullopt);
@@ -122,6 +124,11 @@ int Run(int argc, char** argv) {
   const int max_in_flight = Integer<int>(flags, "max_in_flight", 10000, 1);
   const int coalesce_us = Integer<int>(flags, "coalesce_us", 0, 0);
   if (!std::filesystem::is_directory(out)) throw FlagError("--out=" + out.string() + " is not a directory");
+  const std::string kind = flags.count("kind") ? flags.at("kind") : "http";
+  if (kind != "http" && kind != "pseudonym") throw FlagError("--kind: expected http or pseudonym, got '" + kind + "'");
+  if (kind == "pseudonym" && (flags.count("latencies") || flags.count("path"))) {
+    throw FlagError("--latencies and --path are for --kind=http");
+  }
   // A pod's --out dies with it: --emit=stdout also prints the files into its log (worker_log.h).
   const bool emit_stdout = flags.count("emit") != 0;
   if (emit_stdout && flags.at("emit") != "stdout") throw FlagError("--emit: expected stdout, got '" + flags.at("emit") + "'");
@@ -131,6 +138,19 @@ int Run(int argc, char** argv) {
     const std::string& v = flags.at("allow_non_loopback");
     if (v != "true" && v != "false") throw FlagError("--allow_non_loopback: expected true or false, got '" + v + "'");
     allow_non_loopback = v == "true";
+  }
+
+  // The pseudonym service's namespace exists before the schedule starts (each worker asks; an
+  // existing one is fine).
+  std::unique_ptr<fixtures::PseudonymTarget> pseudonym;
+  if (kind == "pseudonym") {
+    std::vector<std::string> addresses;
+    std::istringstream list(target);
+    for (std::string a; std::getline(list, a, ',');) addresses.push_back(a);
+    fixtures::PseudonymTargetOptions pseudonym_options;
+    pseudonym_options.allow_non_loopback = allow_non_loopback;
+    pseudonym = std::make_unique<fixtures::PseudonymTarget>(addresses, pseudonym_options);
+    pseudonym->EnsureNamespace(std::chrono::seconds(30));
   }
 
   // One clock for every worker: the steady start that corresponds to the shared unix start.
@@ -147,26 +167,36 @@ int Run(int argc, char** argv) {
   std::mutex mu;
   std::vector<std::int64_t> latencies;
   const bool keep_latencies = flags.count("latencies") != 0;
-  load::HttpWorkload workload({.target = target,
-                               .allow_non_loopback = allow_non_loopback,
-                               .path = flags.count("path") ? flags.at("path") : "/",
-                               .max_connections = max_in_flight,
-                               .on_final = [&](const load::HttpCallResult&, const load::FinalOutcome& o) {
-                                 if (!keep_latencies) return;
-                                 std::lock_guard<std::mutex> lock(mu);
-                                 latencies.push_back((o.completed - o.intended).count());
-                               }});
   load::RunnerOptions options;
+  // The workload: HTTP GET (any HTTP service), or the reference pseudonym service's gRPC Create.
+  std::unique_ptr<load::Workload> workload;
+  // The promises a pseudonym worker is given; bounded, not verified by the worker (docs/loadgen.md).
+  ledger::PromiseLedger promises(ledger::LedgerOptions{.capacity = 10000, .fault_capacity = 10000});
+  if (kind == "http") {
+    workload = std::make_unique<load::HttpWorkload>(load::HttpWorkloadOptions{
+        .target = target,
+        .allow_non_loopback = allow_non_loopback,
+        .path = flags.count("path") ? flags.at("path") : "/",
+        .max_connections = max_in_flight,
+        .on_final = [&](const load::HttpCallResult&, const load::FinalOutcome& o) {
+          if (!keep_latencies) return;
+          std::lock_guard<std::mutex> lock(mu);
+          latencies.push_back((o.completed - o.intended).count());
+        }});
+    options.policy = load::HttpOutcomePolicy();
+  } else {
+    workload = pseudonym->MakeWorkload(promises, clock);
+    options.policy = pseudonym->Policy();
+  }
   options.profile = load::RateProfile::Constant(rate, seconds);
   options.call_deadline = std::chrono::milliseconds(deadline_ms);
   options.max_in_flight = max_in_flight;
-  options.policy = load::HttpOutcomePolicy();
   options.dispatch_coalesce = std::chrono::microseconds(coalesce_us);
   options.shard = worker;
   options.shard_count = workers;
   std::cerr << "aftershock-loadgen: worker " << worker << " of " << workers << ", " << rate << "/s for " << seconds
             << " s from unix ms " << start_unix_ms << " against " << target << "\n";
-  const load::RunResult result = load::OpenModelRunner(workload, options, clock).Run();
+  const load::RunResult result = load::OpenModelRunner(*workload, options, clock).Run();
 
   if (keep_latencies) {
     std::ofstream raw(flags.at("latencies"));

@@ -207,6 +207,48 @@ TEST(LoadgenTest, TheFilesOfWorkersWithOwnFoldersMergeFromTheirLogs) {
   EXPECT_NE(red.find("FAIL workers-complete: 1 of 2 workers missing from the merge: worker 1"), std::string::npos) << red;
 }
 
+// --kind=pseudonym: the reference service's gRPC Create from two workers, against a real in-memory
+// aftershock-pseudonym; merged like any other run.
+TEST(LoadgenTest, PseudonymWorkersCreateOverGrpcAndMerge) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-pseudonym");
+  process::ChildOptions server_options;
+  server_options.program = AFTERSHOCK_PSEUDONYM_PATH;
+  server_options.args = {"--listen=127.0.0.1:0", "--port-file=" + dir.path() + "/port", "--replica-name=a"};
+  server_options.log_path = dir.path() + "/server.log";
+  process::ChildProcess server = process::ChildProcess::Start(server_options);
+  std::string port;
+  for (int i = 0; i < 200 && port.empty(); ++i) {
+    port = ReadText(dir.path() + "/port");
+    if (port.empty()) std::this_thread::sleep_for(milliseconds(50));
+  }
+  ASSERT_FALSE(port.empty()) << ReadText(server_options.log_path);
+  while (!port.empty() && (port.back() == '\n' || port.back() == ' ')) port.pop_back();
+  const std::int64_t start = UnixMsIn(milliseconds(1500));
+  std::vector<process::ChildProcess> workers;
+  for (int k = 0; k < 2; ++k) {
+    process::ChildOptions o;
+    o.program = AFTERSHOCK_LOADGEN_PATH;
+    o.args = {"run", "--kind=pseudonym", "--target=127.0.0.1:" + port, "--rate=100", "--seconds=2",
+              "--worker=" + std::to_string(k), "--workers=2", "--start_unix_ms=" + std::to_string(start),
+              "--out=" + dir.path()};
+    o.log_path = dir.path() + "/worker-" + std::to_string(k) + ".log";
+    workers.push_back(process::ChildProcess::Start(o));
+  }
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(workers[k].Wait(std::chrono::seconds(60)), 0) << ReadText(dir.path() + "/worker-" + std::to_string(k) + ".log");
+  }
+  server.Stop(std::chrono::seconds(5));
+  const MergedRun run = MergeWorkerRun(dir.path(), 2, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
+  ASSERT_TRUE(FindGate(run, "workers-complete")->passed) << run.report;
+  std::uint64_t offered = 0, ok = 0;
+  for (const metrics::SecondBucket& s : run.timeline.seconds()) {
+    offered += s.offered;
+    ok += s.ok;
+  }
+  EXPECT_EQ(offered, 200u) << run.report;
+  EXPECT_EQ(ok, 200u) << run.report;
+}
+
 TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-flags");
   auto run = [&](std::vector<std::string> args) {
@@ -247,6 +289,10 @@ TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
                               soon, "--out=" + dir.path()});
   EXPECT_EQ(code, 1);
   EXPECT_NE(text.find("loopback"), std::string::npos) << text;
+  std::tie(code, text) = run({"run", "--kind=grpc", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0",
+                              "--workers=1", soon, "--out=" + dir.path()});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--kind: expected http or pseudonym, got 'grpc'"), std::string::npos) << text;
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--logs=" + dir.path() + "/no-such.log"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("--logs: cannot read '" + dir.path() + "/no-such.log'"), std::string::npos) << text;

@@ -885,6 +885,20 @@ Problems CheckIndexedJob(const Manifests& m) {
     }
     const auto vars = CheckArgumentVariables(*job);
     problems.insert(problems.end(), vars.begin(), vars.end());
+    // The pod's files die with it: only its log reaches the merge (tools/loadgen/worker_log.h).
+    if (Flag(args, "--emit") != "stdout") {
+      problems.push_back(job->Id() + ": no --emit=stdout (the worker's files die with its pod; the merge reads the logs)");
+    }
+    // The Service: gRPC Create to the headless Service, off loopback by explicit allowance.
+    const std::string target = Flag(args, "--target").value_or("");
+    const std::string service = "dns:///aftershock-pseudonym-headless.aftershock.svc.cluster.local:8081";
+    if (Flag(args, "--kind") != "pseudonym" || target != service) {
+      problems.push_back(job->Id() + ": --kind=pseudonym --target=" + service + " expected, is --kind=" +
+                         Flag(args, "--kind").value_or("") + " --target=" + target);
+    }
+    if (Flag(args, "--allow_non_loopback") != "true") {
+      problems.push_back(job->Id() + ": a Service target needs --allow_non_loopback=true");
+    }
     const long seconds = Int(YAML::Node(Flag(args, "--seconds").value_or(""))).value_or(-1);
     const long margin = Int(At(job->node, {"metadata", "annotations", "aftershock.dev/margin-seconds"})).value_or(-1);
     const std::optional<long> deadline = Int(At(job->node, {"spec", "activeDeadlineSeconds"}));
@@ -1314,6 +1328,14 @@ const Mutation kMutations[] = {
     {"WorkerIndexFixed", CheckIndexedJob, [](Manifests& m) { SetArg(m, "Job", kWorkers, "--worker", "0"); },
      "Job aftershock-loadgen/aftershock-loadgen-workers (loadgen-workers-job.yaml): --worker must be $(JOB_COMPLETION_INDEX), "
      "is '0'"},
+    {"WorkerWithoutEmit", CheckIndexedJob, [](Manifests& m) { SetArg(m, "Job", kWorkers, "--emit", "none"); },
+     "no --emit=stdout (the worker's files die with its pod"},
+    {"WorkerSendsHttp", CheckIndexedJob, [](Manifests& m) { SetArg(m, "Job", kWorkers, "--kind", "http"); },
+     "--kind=pseudonym --target=dns:///aftershock-pseudonym-headless.aftershock.svc.cluster.local:8081 expected, is "
+     "--kind=http"},
+    {"WorkerStaysOnLoopback", CheckIndexedJob,
+     [](Manifests& m) { SetArg(m, "Job", kWorkers, "--allow_non_loopback", "false"); },
+     "a Service target needs --allow_non_loopback=true"},
     {"NotIndexed", CheckIndexedJob, [](Manifests& m) { Spec(m, "Job", kWorkers).remove("completionMode"); },
      "completionMode must be Indexed"},
     {"WorkersNotCompletions", CheckIndexedJob, [](Manifests& m) { SetArg(m, "Job", kWorkers, "--workers", "3"); },
