@@ -44,10 +44,23 @@ echo "kubectl \$*" >> "$scratch/calls.log"
 case "\$*" in
   *instanceRole=primary*) cat "$scratch/control/primaries" 2>/dev/null || echo pod/aftershock-db-1 ;;
   *"logs job/aftershock-loadgen"*) [ -e "$scratch/control/no-log" ] || echo "##aftershock BEGIN load-timeline.csv set=pr scenario=baseline" ;;
+  *"get job aftershock-loadgen-workers"*) cat "$scratch/control/workers-status" 2>/dev/null || echo "4/" ;;
   *"get job aftershock-loadgen"*) cat "$scratch/control/job-status" 2>/dev/null || echo "1/" ;;
+  *"get pods -l job-name=aftershock-loadgen-workers -o name"*) printf 'pod/w-0\npod/w-1\npod/w-2\npod/w-3\n' ;;
+  *"logs pod/w-"*) echo "log of \$4" ;;
+  "apply -f -") cat > "$scratch/applied-workers.yaml" ;;
 esac
 exit 0
 EOF
+  mkdir -p "$scratch/build/tools/loadgen"
+  cat >"$scratch/build/tools/loadgen/aftershock-loadgen" <<EOF
+#!/bin/sh
+echo "aftershock-loadgen \$*" >> "$scratch/calls.log"
+echo "merged 4 worker(s)"
+[ -e "$scratch/control/merge-red" ] && exit 1
+exit 0
+EOF
+  chmod +x "$scratch/build/tools/loadgen/aftershock-loadgen"
   cat >"$scratch/build/tools/report/aftershock-collect" <<EOF
 #!/bin/sh
 echo "aftershock-collect \$*" >> "$scratch/calls.log"
@@ -204,6 +217,33 @@ expect_calls \
 setup
 k8s_run 0 limits
 expect_calls "sudo sysctl -w fs.inotify.max_user_instances=512 fs.inotify.max_user_watches=524288"
+
+# 8c. workers: the Indexed Job with its start substituted, every pod's log saved, merged from the logs.
+setup
+k8s_run 0 workers --poll-seconds=1
+expect_output "workers: 4 workers merged, every gate green"
+grep -q '^kubectl -n aftershock-loadgen delete job aftershock-loadgen-workers --ignore-not-found --wait=true$' "$scratch/calls.log" ||
+  fail "workers did not delete an earlier Job"
+grep -q 'START_UNIX_MS' "$scratch/applied-workers.yaml" || fail "workers applied no Job"
+# shellcheck disable=SC2016  # the placeholder itself, not an expansion
+grep -qF 'value: "${START_UNIX_MS}"' "$scratch/applied-workers.yaml" && fail "workers left the \${START_UNIX_MS} placeholder in the Job"
+grep -Eq 'value: "[0-9]{13}"' "$scratch/applied-workers.yaml" || fail "workers did not substitute a unix ms start"
+for k in 0 1 2 3; do
+  grep -q "log of pod/w-$k" "$scratch/artifacts/workers/w-$k.log" || fail "workers did not save pod w-$k's log"
+done
+grep -q "^aftershock-loadgen merge --dir=$scratch/artifacts/workers/files --workers=4 --logs=$scratch/artifacts/workers/w-0.log,$scratch/artifacts/workers/w-1.log,$scratch/artifacts/workers/w-2.log,$scratch/artifacts/workers/w-3.log --csv=$scratch/artifacts/workers/merged-load-timeline.csv$" \
+  "$scratch/calls.log" || fail "workers did not merge the four logs: $(grep merge "$scratch/calls.log")"
+# ... a red merge (a worker missing or cut short) is a failed step,
+setup
+touch "$scratch/control/merge-red"
+k8s_run 1 workers --poll-seconds=1
+expect_output "workers: the merged run is red (exit 1)"
+# ... and so is a failed Job whose merge is green, with the logs still saved and merged.
+setup
+echo "3/1" >"$scratch/control/workers-status"
+k8s_run 1 workers --poll-seconds=1 --wait-seconds=5
+expect_output "the Job did not succeed (a worker failed), though the merge is green"
+[[ -s $scratch/artifacts/workers/w-3.log ]] || fail "a failed Job's logs were not saved"
 
 # 9. Usage.
 setup
