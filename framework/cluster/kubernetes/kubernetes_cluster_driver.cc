@@ -384,24 +384,41 @@ chaos::ActionOutcome KubernetesClusterDriver::KillDatabasePrimary() {
 
 chaos::ActionOutcome KubernetesClusterDriver::LinkFault(const std::string& group, const std::string& selector_yaml,
                                                         const std::string& target_yaml, const chaos::LinkFault& fault) {
-  if (fault.reset || fault.bandwidth_bytes_per_second != 0) {
-    throw std::runtime_error("link fault: reset and bandwidth are not supported by the Kubernetes driver yet");
+  if (fault.reset) {
+    throw std::runtime_error("link fault: reset is not supported by the Kubernetes driver (Chaos Mesh's NetworkChaos "
+                             "has no TCP reset; a blackhole is a partition)");
   }
-  std::string spec = "  mode: all\n  selector: " + selector_yaml + "\n  target:\n    mode: all\n    selector: " +
-                     target_yaml + "\n";
-  std::string what;
+  const std::string selectors = "  mode: all\n  selector: " + selector_yaml + "\n  target:\n    mode: all\n    selector: " +
+                                target_yaml + "\n";
+  // One NetworkChaos holds one action: a delay with a bandwidth limit is two objects of the group.
+  std::vector<std::pair<std::string, std::string>> objects;  // spec, what
   if (fault.blackhole) {
-    spec = "  action: partition\n  direction: both\n" + spec;
-    what = "partition";
+    objects.emplace_back("  action: partition\n  direction: both\n" + selectors, "partition");
   } else if (fault.latency.count() > 0 || fault.jitter.count() > 0) {
-    spec = "  action: delay\n  direction: to\n" + spec + "  delay:\n    latency: \"" + std::to_string(fault.latency.count()) +
-           "ms\"\n    jitter: \"" + std::to_string(fault.jitter.count()) + "ms\"\n    correlation: \"0\"\n";
-    what = "delay " + std::to_string(fault.latency.count()) + " ms +- " + std::to_string(fault.jitter.count()) + " ms";
-  } else {
-    throw std::runtime_error("link fault: nothing to apply (no blackhole, latency or jitter)");
+    objects.emplace_back("  action: delay\n  direction: to\n" + selectors + "  delay:\n    latency: \"" +
+                             std::to_string(fault.latency.count()) + "ms\"\n    jitter: \"" +
+                             std::to_string(fault.jitter.count()) + "ms\"\n    correlation: \"0\"\n",
+                         "delay " + std::to_string(fault.latency.count()) + " ms +- " + std::to_string(fault.jitter.count()) +
+                             " ms");
   }
-  const std::string object = Apply("NetworkChaos", group, spec, group);
-  return {what + " (" + object + ")", object};
+  if (fault.bandwidth_bytes_per_second != 0 && !fault.blackhole) {
+    // tc's token bucket in Chaos Mesh's units: the rate in bits per second, a queue (limit) and a
+    // burst (buffer) in bytes; the burst at least a tenth of a second's worth.
+    const std::uint64_t rate_bits = fault.bandwidth_bytes_per_second * 8;
+    const std::uint64_t buffer = std::max<std::uint64_t>(10000, fault.bandwidth_bytes_per_second / 10);
+    objects.emplace_back("  action: bandwidth\n  direction: to\n" + selectors + "  bandwidth:\n    rate: \"" +
+                             std::to_string(rate_bits) + "bps\"\n    limit: 20971520\n    buffer: " + std::to_string(buffer) +
+                             "\n",
+                         "bandwidth " + std::to_string(fault.bandwidth_bytes_per_second) + " B/s");
+  }
+  if (objects.empty()) throw std::runtime_error("link fault: nothing to apply (no blackhole, latency, jitter or bandwidth)");
+  std::string what, applied;
+  for (const auto& [spec, description] : objects) {
+    const std::string object = Apply("NetworkChaos", group, spec, group);
+    what += (what.empty() ? "" : ", ") + description;
+    applied += (applied.empty() ? "" : " ") + object;
+  }
+  return {what + " (" + applied + ")", applied};
 }
 
 chaos::ActionOutcome KubernetesClusterDriver::SetDatabaseLinkFaults(const std::string& member,

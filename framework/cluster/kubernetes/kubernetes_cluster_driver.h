@@ -18,8 +18,9 @@
 //    it observed; the primary kill throws when no pod, or more than one, carries
 //    cnpg.io/instanceRole=primary (the operator or its labels changed: never kill nothing quietly).
 //  - Database and replication link faults: a NetworkChaos (partition for blackhole, delay for
-//    latency/jitter, bandwidth) between the service's pods and the instances, or between one
-//    instance and the others; Clear* deletes them. A reset fault is not supported.
+//    latency/jitter) between the service's pods and the instances, or between one
+//    instance and the others, and a `bandwidth` object (tc's token bucket) for a bandwidth limit;
+//    Clear* deletes them. A reset fault throws: NetworkChaos has no TCP reset.
 //  - RollingRestart: kubectl rollout restart + rollout status (grace and min-ready are the
 //    Deployment's own terminationGracePeriodSeconds and minReadySeconds).
 //  - Drain: the node labelled aftershock.dev/node=<node>, kubectl drain --ignore-daemonsets

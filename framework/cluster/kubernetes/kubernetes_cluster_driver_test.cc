@@ -387,6 +387,29 @@ TEST_F(KubernetesClusterDriverTest, DatabaseLinkFaultsAreNetworkChaosClearedByCl
   chaos::LinkFault reset;
   reset.reset = true;
   EXPECT_THROW(driver.SetDatabaseLinkFaults("", reset), std::runtime_error);
+  EXPECT_TRUE(driver.HeldObjects().empty());
+}
+
+// A delay with a bandwidth limit: two NetworkChaos objects of one group (one action each), both
+// cleared together.
+TEST_F(KubernetesClusterDriverTest, ABandwidthLimitIsATokenBucketBesideTheDelay) {
+  KubernetesClusterDriver driver(options_);
+  chaos::LinkFault slow_and_narrow;
+  slow_and_narrow.latency = std::chrono::milliseconds(100);
+  slow_and_narrow.bandwidth_bytes_per_second = 125000;  // 1 Mbit/s
+  EXPECT_EQ(driver.SetReplicationLinkFaults("aftershock-db-3", slow_and_narrow).summary,
+            "replication aftershock-db-3 <-> the others: delay 100 ms +- 0 ms, bandwidth 125000 B/s "
+            "(networkchaos/aftershock-replication-link-t1-1 networkchaos/aftershock-replication-link-t1-2)");
+  const YAML::Node bandwidth = Applied("aftershock-replication-link-t1-2");
+  EXPECT_EQ(bandwidth["spec"]["action"].as<std::string>(), "bandwidth");
+  EXPECT_EQ(bandwidth["spec"]["bandwidth"]["rate"].as<std::string>(), "1000000bps");
+  EXPECT_EQ(bandwidth["spec"]["bandwidth"]["limit"].as<long>(), 20971520);
+  EXPECT_EQ(bandwidth["spec"]["bandwidth"]["buffer"].as<long>(), 12500);
+  EXPECT_EQ(bandwidth["spec"]["selector"]["pods"]["aftershock"][0].as<std::string>(), "aftershock-db-3");
+  EXPECT_THAT(driver.HeldObjects(), ElementsAre("networkchaos/aftershock-replication-link-t1-1",
+                                                "networkchaos/aftershock-replication-link-t1-2"));
+  driver.ClearReplicationLinkFaults();
+  EXPECT_TRUE(driver.HeldObjects().empty());
 }
 
 TEST_F(KubernetesClusterDriverTest, AClearThatCannotDeleteThrowsAndCleanupRetries) {
