@@ -43,7 +43,7 @@ EOF
 echo "kubectl \$*" >> "$scratch/calls.log"
 case "\$*" in
   *instanceRole=primary*) cat "$scratch/control/primaries" 2>/dev/null || echo pod/aftershock-db-1 ;;
-  *"logs job/aftershock-loadgen"*) [ -e "$scratch/control/no-log" ] || echo "##aftershock BEGIN load-timeline.csv set=pr scenario=baseline" ;;
+  *"logs job/aftershock-loadgen"*) [ -e "$scratch/control/no-log" ] || { echo "##aftershock BEGIN load-timeline.csv set=pr scenario=baseline"; cat "$scratch/control/log-extra" 2>/dev/null; } ;;
   *"get job aftershock-loadgen-workers"*) cat "$scratch/control/workers-status" 2>/dev/null || echo "4/" ;;
   *"get job aftershock-loadgen"*) cat "$scratch/control/job-status" 2>/dev/null || echo "1/" ;;
   *"get pods -l job-name=aftershock-loadgen-workers -o name"*) printf 'pod/w-0\npod/w-1\npod/w-2\npod/w-3\n' ;;
@@ -196,11 +196,18 @@ grep -q "apply -f .*loadgen-job.yaml" "$scratch/calls.log" || fail "all did not 
 [[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] ||
   fail "all did not end by deleting the cluster: $(tail -n 3 "$scratch/calls.log")"
 grep -q "logs job/aftershock-loadgen" "$scratch/calls.log" || fail "all did not collect"
-# ... and a red scenario: collected, deleted, exit 1.
+[[ ! -e $scratch/artifacts/issue-report.md ]] || fail "a green run wrote an issue report"
+# ... and a red scenario: collected, an issue report written, deleted, exit 1.
 setup
 echo "/1" >"$scratch/control/job-status"
+printf '%s\n' "FAIL p3-reverse-lookup: 3 lost of 4000 checked" "[  FAILED  ] HaSuite.DISABLED_PrimaryKill (160000 ms)" \
+  >"$scratch/control/log-extra"
 k8s_run 1 all --poll-seconds=1 --wait-seconds=5
 [[ $(tail -n 1 "$scratch/calls.log") == "kind delete cluster --name aftershock" ]] || fail "a red run left the cluster"
+grep -qF "    [  FAILED  ] HaSuite.DISABLED_PrimaryKill (160000 ms)" "$scratch/artifacts/issue-report.md" ||
+  fail "the issue report lacks the failed scenario: $(cat "$scratch/artifacts/issue-report.md" 2>&1)"
+grep -qF "    FAIL p3-reverse-lookup: 3 lost of 4000 checked" "$scratch/artifacts/issue-report.md" ||
+  fail "the issue report lacks the failed gate"
 
 # 8. all: a failing up is collected and deleted too, with up's status.
 setup
