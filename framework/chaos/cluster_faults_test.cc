@@ -126,26 +126,26 @@ class FakeDriver : public ClusterDriver {
 
 Clock::time_point Soon() { return Clock::now() + milliseconds(600); }
 
-TEST(ClusterFaultsTest, ReplicaKillConfirmsOnlyAReplacedProcess) {
-  FakeDriver driver;
+Confirmation KillAndConfirm(FakeDriver& driver) {
   ReplicaKillFault kill(driver);
   kill.Apply();
-  const Confirmation confirmed = kill.ConfirmApplied(Soon());
+  return kill.ConfirmApplied(Soon());
+}
+
+TEST(ClusterFaultsTest, ReplicaKillConfirmsOnlyAReplacedProcess) {
+  FakeDriver driver;
+  const Confirmation confirmed = KillAndConfirm(driver);
   EXPECT_EQ(confirmed.status, Confirmation::Status::kConfirmed) << confirmed.detail;
   EXPECT_EQ(confirmed.detail, "replica b: fake b1 gone, restarted as fake b1-new");
+  // The killed instance still runs: not a kill.
   FakeDriver broken;
   broken.broken = true;
-  ReplicaKillFault missed(broken);
-  missed.Apply();
-  // The killed instance still runs: not a kill.
-  const Confirmation c = missed.ConfirmApplied(Soon());
+  const Confirmation c = KillAndConfirm(broken);
   EXPECT_NE(c.status, Confirmation::Status::kConfirmed) << c.detail;
+  // The instance is gone, but the replica is still ready with that same instance: not a kill.
   FakeDriver stale;
   stale.stale_observation = true;
-  ReplicaKillFault unseen(stale);
-  unseen.Apply();
-  // The instance is gone, but the replica is still ready with that same instance: not a kill.
-  const Confirmation u = unseen.ConfirmApplied(Soon());
+  const Confirmation u = KillAndConfirm(stale);
   EXPECT_NE(u.status, Confirmation::Status::kConfirmed) << u.detail;
 }
 
@@ -153,9 +153,7 @@ TEST(ClusterFaultsTest, ReplicaKillConfirmsOnlyAReplacedProcess) {
 TEST(ClusterFaultsTest, ReplicaKillConfirmsAReplicaReplacedUnderANewName) {
   FakeDriver driver;
   driver.replace_by_new_name = true;
-  ReplicaKillFault kill(driver);
-  kill.Apply();
-  const Confirmation c = kill.ConfirmApplied(Soon());
+  const Confirmation c = KillAndConfirm(driver);
   EXPECT_EQ(c.status, Confirmation::Status::kConfirmed) << c.detail;
   EXPECT_EQ(c.detail, "replica b: fake b1 gone, no longer among the replicas");
 }
@@ -172,35 +170,33 @@ class NamelessKillDriver : public FakeDriver {
 
 TEST(ClusterFaultsTest, ReplicaKillWithoutTheKilledInstanceIsNotConfirmed) {
   NamelessKillDriver driver;
-  ReplicaKillFault kill(driver);
-  kill.Apply();
-  const Confirmation c = kill.ConfirmApplied(Soon());
+  const Confirmation c = KillAndConfirm(driver);
   EXPECT_EQ(c.status, Confirmation::Status::kNotConfirmed) << c.detail;
   EXPECT_NE(c.detail.find("did not name the replica and instance"), std::string::npos) << c.detail;
+}
+
+Confirmation RestartAndConfirm(FakeDriver& driver) {
+  RollingRestartFault restart(driver, milliseconds(100), milliseconds(100));
+  restart.Apply();
+  return restart.ConfirmApplied(Soon());
 }
 
 TEST(ClusterFaultsTest, RollingRestartConfirmsEveryInstanceReplacedUnderEitherNaming) {
   for (const bool new_names : {false, true}) {
     FakeDriver driver;
     driver.replace_by_new_name = new_names;
-    RollingRestartFault restart(driver, milliseconds(100), milliseconds(100));
-    restart.Apply();
-    const Confirmation c = restart.ConfirmApplied(Soon());
+    const Confirmation c = RestartAndConfirm(driver);
     EXPECT_EQ(c.status, Confirmation::Status::kConfirmed) << c.detail;
     EXPECT_NE(c.detail.find("a fake a1 gone, b fake b1 gone, c fake c1 gone; now "), std::string::npos) << c.detail;
   }
   FakeDriver partial;
   partial.restart_all_but_one = true;
-  RollingRestartFault stopped_early(partial, milliseconds(100), milliseconds(100));
-  stopped_early.Apply();
-  const Confirmation c = stopped_early.ConfirmApplied(Soon());
+  const Confirmation c = RestartAndConfirm(partial);
   EXPECT_EQ(c.status, Confirmation::Status::kNotConfirmed) << c.detail;
   EXPECT_NE(c.detail.find("c fake c1 running"), std::string::npos) << c.detail;
   FakeDriver broken;
   broken.broken = true;
-  RollingRestartFault missed(broken, milliseconds(100), milliseconds(100));
-  missed.Apply();
-  EXPECT_EQ(missed.ConfirmApplied(Soon()).status, Confirmation::Status::kNotConfirmed);
+  EXPECT_EQ(RestartAndConfirm(broken).status, Confirmation::Status::kNotConfirmed);
 }
 
 TEST(ClusterFaultsTest, PrimaryKillNeedsAnotherLeader) {
