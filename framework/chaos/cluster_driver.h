@@ -56,6 +56,9 @@ struct ClusterState {
   std::string replication{};  // "synchronous" | "asynchronous"
   std::vector<ReplicaState> replicas{};
   std::vector<DatabaseMemberState> members{};
+  // The cordoned nodes by their scenario names ("node-b"), whether or not a replica is on them: on
+  // Kubernetes a drained node's pod is rescheduled onto another node.
+  std::vector<std::string> cordoned_nodes{};
 };
 
 struct LinkFault {

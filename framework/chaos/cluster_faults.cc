@@ -18,14 +18,6 @@ const ReplicaState* FindReplica(const ClusterState& s, const std::string& name) 
   return nullptr;
 }
 
-const ReplicaState* ReplicaOnNode(const ClusterState& s, const std::string& node) {
-  for (const auto& r : s.replicas) {
-    if (r.node == node) return &r;
-  }
-  return nullptr;
-}
-
-
 // Polls a probe of every member's port until `done(round)`; the detail names what each member saw.
 Confirmation ConfirmByProbe(ClusterDriver& driver, Clock::time_point deadline,
                             const std::function<int(const DatabaseMemberState&)>& port_of, milliseconds timeout,
@@ -171,7 +163,21 @@ Confirmation RollingRestartFault::ConfirmApplied(Clock::time_point deadline) {
   return Confirmation::NotConfirmed(c.detail + (last.empty() ? "" : ": " + last));
 }
 
+namespace {
+
+bool Cordoned(const ClusterState& s, const std::string& node) {
+  return std::find(s.cordoned_nodes.begin(), s.cordoned_nodes.end(), node) != s.cordoned_nodes.end();
+}
+
+std::size_t ReadyReplicas(const ClusterState& s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.replicas.begin(), s.replicas.end(), [](const ReplicaState& r) { return !r.instance.empty() && r.ready; }));
+}
+
+}  // namespace
+
 void DrainFault::Apply() {
+  ready_before_ = ReadyReplicas(driver_.Observe());
   SetDetail("drain " + node_);
   SetDetail(driver_.Drain(node_, timeout_).summary);
 }
@@ -183,11 +189,15 @@ Confirmation DrainFault::ConfirmApplied(Clock::time_point deadline) {
       deadline,
       [&]() -> std::optional<std::string> {
         const ClusterState s = driver_.Observe();
-        const ReplicaState* r = ReplicaOnNode(s, node_);
-        if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
-        if (!r->node_cordoned || (!r->instance.empty() && r->ready)) return std::nullopt;
-        return node_ + " cordoned; replica " + r->name + " evicted (" +
-               (r->instance.empty() ? std::string("not running") : r->instance + " not ready") + ")";
+        if (!Cordoned(s, node_)) return std::nullopt;
+        std::string evicted;
+        for (const ReplicaState& r : s.replicas) {
+          if (r.node != node_) continue;
+          if (!r.instance.empty() && r.ready) return std::nullopt;  // still serving there
+          evicted += (evicted.empty() ? "" : ", ") + r.name + " " +
+                     (r.instance.empty() ? std::string("not running") : r.instance + " not ready");
+        }
+        return node_ + " cordoned; " + (evicted.empty() ? "no replica left on it" : "replica " + evicted);
       },
       node_ + " not cordoned with its replica evicted");
 }
@@ -197,12 +207,12 @@ Confirmation DrainFault::ConfirmReverted(Clock::time_point deadline) {
       deadline,
       [&]() -> std::optional<std::string> {
         const ClusterState s = driver_.Observe();
-        const ReplicaState* r = ReplicaOnNode(s, node_);
-        if (r == nullptr) throw std::runtime_error("no replica on node " + node_);
-        if (r->node_cordoned || r->instance.empty() || !r->ready) return std::nullopt;
-        return node_ + " schedulable; replica " + r->name + " ready (" + r->instance + ")";
+        const std::size_t ready = ReadyReplicas(s);
+        if (Cordoned(s, node_) || ready < ready_before_) return std::nullopt;
+        return node_ + " schedulable; " + std::to_string(ready) + " replicas ready (" + std::to_string(ready_before_) +
+               " before the drain)";
       },
-      node_ + " still cordoned or its replica not ready");
+      node_ + " still cordoned or fewer replicas ready than before the drain");
 }
 
 void AsyncReplicationFault::Apply() {

@@ -73,20 +73,30 @@ class FakeDriver : public ClusterDriver {
     return {"restarted"};
   }
   bool restart_all_but_one = false;
+  // Local: the node's replica stops until the node is uncordoned. Kubernetes (replace_by_new_name):
+  // its pod is evicted and comes back at once on another node, under a new name.
   ActionOutcome Drain(const std::string& node, milliseconds) override {
     std::lock_guard<std::mutex> lock(mu_);
+    if (broken) return {"drained " + node, node};
+    state_.cordoned_nodes.push_back(node);
     for (auto& r : state_.replicas) {
-      if (r.node == node && !broken) {
-        r.node_cordoned = true;
-        running_.erase(r.instance);
-        r.instance.clear();
-        r.ready = false;
+      if (r.node != node) continue;
+      r.node_cordoned = true;
+      if (replace_by_new_name) {
+        Replace(r);
+        r.node = "node-a";
+        r.node_cordoned = false;
+        continue;
       }
+      running_.erase(r.instance);
+      r.instance.clear();
+      r.ready = false;
     }
     return {"drained " + node, node};
   }
   ActionOutcome Uncordon(const std::string& node) override {
     std::lock_guard<std::mutex> lock(mu_);
+    std::erase(state_.cordoned_nodes, node);
     for (auto& r : state_.replicas) {
       if (r.node == node) {
         r.node_cordoned = false;
@@ -103,6 +113,13 @@ class FakeDriver : public ClusterDriver {
     for (auto& r : state_.replicas) {
       if ((replica.empty() || r.name == replica) && !broken) r.defects = d.empty() ? "" : "some";
     }
+    return {};
+  }
+
+ protected:
+  ActionOutcome SetReady(const std::string& name, bool ready) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Named(name).ready = ready;
     return {};
   }
 
@@ -215,14 +232,51 @@ TEST(ClusterFaultsTest, DrainConfirmsTheCordonAndItsRevert) {
   FakeDriver driver;
   DrainFault drain(driver, "node-b", milliseconds(1000));
   drain.Apply();
-  EXPECT_EQ(drain.ConfirmApplied(Soon()).status, Confirmation::Status::kConfirmed);
+  const Confirmation applied = drain.ConfirmApplied(Soon());
+  EXPECT_EQ(applied.status, Confirmation::Status::kConfirmed) << applied.detail;
+  EXPECT_EQ(applied.detail, "node-b cordoned; replica b not running");
   drain.Revert();
-  EXPECT_EQ(drain.ConfirmReverted(Soon()).status, Confirmation::Status::kConfirmed);
+  const Confirmation reverted = drain.ConfirmReverted(Soon());
+  EXPECT_EQ(reverted.status, Confirmation::Status::kConfirmed) << reverted.detail;
+  EXPECT_EQ(reverted.detail, "node-b schedulable; 3 replicas ready (3 before the drain)");
   FakeDriver broken;
   broken.broken = true;
   DrainFault missed(broken, "node-b", milliseconds(1000));
   missed.Apply();
   EXPECT_EQ(missed.ConfirmApplied(Soon()).status, Confirmation::Status::kNotConfirmed);
+}
+
+// On Kubernetes the drained node's pod is rescheduled onto another node: the node is left with no
+// replica, which confirms the drain (not "no replica on node-b", an error).
+TEST(ClusterFaultsTest, DrainConfirmsAPodRescheduledElsewhere) {
+  FakeDriver driver;
+  driver.replace_by_new_name = true;
+  DrainFault drain(driver, "node-b", milliseconds(1000));
+  drain.Apply();
+  const Confirmation applied = drain.ConfirmApplied(Soon());
+  EXPECT_EQ(applied.status, Confirmation::Status::kConfirmed) << applied.detail;
+  EXPECT_EQ(applied.detail, "node-b cordoned; no replica left on it");
+  drain.Revert();
+  const Confirmation reverted = drain.ConfirmReverted(Soon());
+  EXPECT_EQ(reverted.status, Confirmation::Status::kConfirmed) << reverted.detail;
+}
+
+// An uncordon that leaves fewer replicas ready than before the drain has not reverted it.
+class StuckAfterUncordonDriver : public FakeDriver {
+ public:
+  ActionOutcome Uncordon(const std::string& node) override {
+    FakeDriver::Uncordon(node);
+    return SetReady("b", false);
+  }
+};
+
+TEST(ClusterFaultsTest, DrainIsNotRevertedWhileAReplicaIsNotReadyAgain) {
+  StuckAfterUncordonDriver driver;
+  DrainFault drain(driver, "node-b", milliseconds(1000));
+  drain.Apply();
+  drain.Revert();
+  const Confirmation c = drain.ConfirmReverted(Soon());
+  EXPECT_EQ(c.status, Confirmation::Status::kNotConfirmed) << c.detail;
 }
 
 TEST(ClusterFaultsTest, AsyncReplicationConfirmsTheMode) {

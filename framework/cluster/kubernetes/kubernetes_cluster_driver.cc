@@ -262,6 +262,9 @@ chaos::ClusterState KubernetesClusterDriver::Observe() {
   }
 
   chaos::ClusterState state;
+  for (const auto& [name, node] : node_of) {
+    if (node.second) state.cordoned_nodes.push_back(node.first);
+  }
   for (const json& pod : Items(replicas)) {
     chaos::ReplicaState r;
     r.name = Str(pod, {"metadata", "name"});

@@ -243,6 +243,18 @@ TEST_F(KubernetesClusterDriverTest, ReplicaKillTargetsTheNamedPod) {
   EXPECT_EQ(calls[calls.size() - 1], "-n aftershock delete podchaos aftershock-replica-kill-t1-2 --ignore-not-found --wait=false");
 }
 
+// A drained node's pod is rescheduled elsewhere, so the drain fault reads the cordon from the nodes.
+TEST_F(KubernetesClusterDriverTest, CordonedNodesAreObservedWithOrWithoutAReplicaOnThem) {
+  KubernetesClusterDriver driver(options_);
+  EXPECT_TRUE(driver.Observe().cordoned_nodes.empty());
+  Answer("get nodes -o json", List({Node("aftershock-control-plane", "control-plane"), Node("aftershock-worker", "node-a"),
+                                    Node("aftershock-worker2", "node-b", /*cordoned=*/true),
+                                    Node("aftershock-worker3", "node-c")}));
+  const chaos::ClusterState s = driver.Observe();
+  EXPECT_THAT(s.cordoned_nodes, ElementsAre("node-b"));
+  EXPECT_FALSE(s.steady);
+}
+
 TEST_F(KubernetesClusterDriverTest, AReplicaKillOfAPodThatIsNotThereKillsNothing) {
   KubernetesClusterDriver driver(options_);
   try {

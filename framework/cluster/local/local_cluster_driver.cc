@@ -1,5 +1,6 @@
 #include "framework/cluster/local/local_cluster_driver.h"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 
@@ -38,6 +39,10 @@ chaos::ClusterState ToClusterState(const v1::ClusterStatus& status) {
                             .ready = r.ready(),
                             .node_cordoned = r.node_cordoned(),
                             .defects = r.defects()});
+  }
+  for (const chaos::ReplicaState& r : out.replicas) {
+    const bool listed = std::find(out.cordoned_nodes.begin(), out.cordoned_nodes.end(), r.node) != out.cordoned_nodes.end();
+    if (r.node_cordoned && !listed) out.cordoned_nodes.push_back(r.node);
   }
   for (const v1::DatabaseMember& m : status.members()) {
     out.members.push_back({.name = m.name(),
