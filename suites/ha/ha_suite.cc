@@ -82,7 +82,9 @@ TEST_F(HaSuite, DISABLED_ReplicaKill) {
   RunAndJudge(*target_, {{.at = Ms(p.GetDuration("first_kill_at_seconds")),
                           .fault = std::make_shared<chaos::ReplicaKillFault>(driver()),
                           .repeat_pause = Ms(p.GetDuration("kill_every_seconds")),
-                          .repeat_until = Ms(config().load_seconds)}});
+                          .repeat_until = Ms(config().load_seconds),
+                          // Optional: how long a kill may take to show (the scheduler's 30 s by default).
+                          .confirm_timeout = Ms(p.FindDuration("confirm_timeout_seconds").value_or(30))}});
 }
 
 TEST_F(HaSuite, DISABLED_PrimaryKill) {
