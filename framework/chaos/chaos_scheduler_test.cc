@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 namespace aftershock::chaos {
@@ -191,6 +192,15 @@ const ConfirmationRecord* Find(const std::vector<ConfirmationRecord>& records, b
 }
 // The pointer would outlive a temporary vector (AddressSanitizer: heap-use-after-free).
 const ConfirmationRecord* Find(std::vector<ConfirmationRecord>&& records, bool revert, int round = 1) = delete;
+// The record of `fault`'s apply (revert): records come in the order the confirmations ended, and
+// confirmations of different faults run beside each other, so only a fault's own records are ordered.
+const ConfirmationRecord* FindOf(const std::vector<ConfirmationRecord>& records, std::string_view fault, bool revert) {
+  for (const auto& r : records) {
+    if (r.fault == fault && r.revert == revert) return &r;
+  }
+  return nullptr;
+}
+const ConfirmationRecord* FindOf(std::vector<ConfirmationRecord>&& records, std::string_view fault, bool revert) = delete;
 
 TEST(ChaosSchedulerConfirmationTest, RecordsEachRoundsConfirmationOnTheTimelineWithItsOwnTime) {
   RunClock clock = RunClock::StartNow();
@@ -398,14 +408,21 @@ TEST(ChaosSchedulerConfirmationTest, LambdaFaultConfirmsOptsOutWithAReasonAndFil
                {.at = milliseconds(50), .fault = opted_out},
                {.at = milliseconds(60), .fault = silent}});
   chaos.Finish(std::chrono::seconds(5));
-  const auto records = chaos.confirmations();
+  const std::vector<ConfirmationRecord> records = chaos.confirmations();  // FindOf points into it
   ASSERT_EQ(records.size(), 4u);
-  EXPECT_EQ(records[0].status, Confirmation::Status::kConfirmed);
-  EXPECT_EQ(records[1].status, Confirmation::Status::kConfirmed);
-  EXPECT_EQ(records[1].revert, true);
-  EXPECT_EQ(records[2].status, Confirmation::Status::kNotConfirmable);
-  EXPECT_EQ(records[2].detail, "the effect is outside this process");
-  EXPECT_EQ(records[3].status, Confirmation::Status::kNotConfirmed);
+  const ConfirmationRecord* flag_on = FindOf(records, "flag", false);
+  const ConfirmationRecord* flag_off = FindOf(records, "flag", true);
+  const ConfirmationRecord* external = FindOf(records, "external", false);
+  const ConfirmationRecord* unconfirmed = FindOf(records, "silent", false);
+  ASSERT_NE(flag_on, nullptr);
+  ASSERT_NE(flag_off, nullptr);
+  ASSERT_NE(external, nullptr);
+  ASSERT_NE(unconfirmed, nullptr);
+  EXPECT_EQ(flag_on->status, Confirmation::Status::kConfirmed);
+  EXPECT_EQ(flag_off->status, Confirmation::Status::kConfirmed);
+  EXPECT_EQ(external->status, Confirmation::Status::kNotConfirmable);
+  EXPECT_EQ(external->detail, "the effect is outside this process");
+  EXPECT_EQ(unconfirmed->status, Confirmation::Status::kNotConfirmed);
   const auto events = timeline.events();
   EXPECT_EQ(events[0].event, "apply");
   EXPECT_EQ(events[0].detail, "hit worker 3");  // recorded after the apply, with what it hit

@@ -372,9 +372,11 @@ TEST(HttpWorkloadTest, RunnerOffersExactCountsAt200PerSecond) {
   HttpTestServer server([](const HttpRequest&) { return TestReply{}; });
   HttpWorkload workload({.target = server.address(), .path = "/work", .max_connections = 400});
   RunResult r = RunConstant(workload, 200, 2, milliseconds(2000));
-  ASSERT_EQ(r.timeline.seconds().size(), 2u);
+  // A later second may hold the completions of the last arrivals (by completion time), no offers.
+  ASSERT_GE(r.timeline.seconds().size(), 2u);
   EXPECT_EQ(r.timeline.seconds()[0].offered, 200u);
   EXPECT_EQ(r.timeline.seconds()[1].offered, 200u);
+  for (std::size_t s = 2; s < r.timeline.seconds().size(); ++s) EXPECT_EQ(r.timeline.seconds()[s].offered, 0u) << s;
   EXPECT_EQ(r.issued, 400u);
   EXPECT_EQ(r.ok, 400u);
   EXPECT_EQ(r.failed, 0u);

@@ -73,9 +73,11 @@ TEST(OpenModelRunnerTest, HealthyServiceGetsEveryArrivalOnSchedule) {
   FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
   OpenModelRunner runner(w, Options(200, 2), clock);
   RunResult r = runner.Run();
-  ASSERT_EQ(r.timeline.seconds().size(), 2u);
+  // A later second may hold the completions of the last arrivals (by completion time), no offers.
+  ASSERT_GE(r.timeline.seconds().size(), 2u);
   EXPECT_EQ(r.timeline.seconds()[0].offered, 200u);
   EXPECT_EQ(r.timeline.seconds()[1].offered, 200u);
+  for (std::size_t s = 2; s < r.timeline.seconds().size(); ++s) EXPECT_EQ(r.timeline.seconds()[s].offered, 0u) << s;
   EXPECT_EQ(r.ok, 400u);
   EXPECT_EQ(r.failed, 0u);
   EXPECT_EQ(r.timeline.seconds()[0].stage, "load");
@@ -166,8 +168,11 @@ TEST(OpenModelRunnerTest, StallKeepsOfferedLoadFlatAndLandsInLatencyOfItsSeconds
   o.call_deadline = milliseconds(5000);
   OpenModelRunner runner(w, o, clock);
   RunResult r = runner.Run();
-  ASSERT_EQ(r.timeline.seconds().size(), 3u);
-  for (const auto& b : r.timeline.seconds()) EXPECT_EQ(b.offered, 100u);  // open model: flat
+  // A later second may hold the completions of the last arrivals (by completion time), no offers.
+  ASSERT_GE(r.timeline.seconds().size(), 3u);
+  for (std::size_t s = 0; s < r.timeline.seconds().size(); ++s) {
+    EXPECT_EQ(r.timeline.seconds()[s].offered, s < 3 ? 100u : 0u) << s;  // open model: flat
+  }
   const auto& stalled = r.timeline.seconds()[1];
   EXPECT_GE(stalled.latency.Max(), 1'400'000'000);  // the first stalled call waited ~1.5 s
   EXPECT_GE(stalled.latency.ValueAtPercentile(99), 1'000'000'000);
@@ -473,7 +478,9 @@ TEST(OpenModelRunnerTest, FinishedSecondsAreCompactedAndAStragglerStillCountsExa
   o.max_lag_p99_ms = 50;
   OpenModelRunner runner(w, o, clock);
   RunResult r = runner.Run();
-  ASSERT_EQ(r.timeline.seconds().size(), 3u);
+  // A later second may hold the completions of the last arrivals (by completion time), no offers.
+  ASSERT_GE(r.timeline.seconds().size(), 3u);
+  for (std::size_t s = 3; s < r.timeline.seconds().size(); ++s) EXPECT_EQ(r.timeline.seconds()[s].offered, 0u) << s;
   EXPECT_EQ(r.ok, 150u);
   const metrics::SecondBucket& s0 = r.timeline.seconds()[0];
   EXPECT_EQ(s0.ok, 50u);

@@ -34,6 +34,9 @@ struct ReplicaSlot {
   bool held = false;           // an action owns it (stopping it on purpose): do not restart
   bool start_now = false;      // start as soon as possible, without back-off
   bool crash_pending = false;  // exited on its own: restart after the back-off
+  // SIGKILLed by KillReplica: this process is never ready again. A readiness probe that was answered
+  // just before the kill, and is applied after it, must not mark the dying process ready.
+  bool killed = false;
   Clock::time_point restart_due{};
   milliseconds backoff{0};
   std::optional<int> last_exit_code;
@@ -126,6 +129,7 @@ void ReplicaSet::StartLocked(ReplicaSlot& slot) {
   }
   slot.child.emplace(process::ChildProcess::Start(child));
   slot.ready = false;
+  slot.killed = false;
   slot.probe_failures = 0;
   slot.defects.clear();  // a new process starts without defects
   slot.defects_until.reset();
@@ -191,7 +195,7 @@ void ReplicaSet::ProbeReadiness() {
   const auto now = Clock::now();
   for (const auto& [pid, result] : results) {
     for (ReplicaSlot& slot : slots_) {
-      if (!slot.child || slot.child->pid() != pid) continue;
+      if (!slot.child || slot.child->pid() != pid || slot.killed) continue;
       const bool was_ready = slot.ready;
       if (result == internal::ProbeResult::kServing) {
         slot.probe_failures = 0;
@@ -303,6 +307,7 @@ v1::ActionResult ReplicaSet::KillReplica(const std::string& name) {
   const pid_t pid = target->child->pid();
   target->child->Signal(SIGKILL);
   target->ready = false;
+  target->killed = true;
   changed_.notify_all();
   return Result(started, target->name, "killed replica " + target->name + " (pid " + std::to_string(pid) + ")");
 }
