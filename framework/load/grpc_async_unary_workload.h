@@ -65,17 +65,13 @@ class GrpcAsyncUnaryWorkload : public Workload {
   ~GrpcAsyncUnaryWorkload() override { internal::ShutdownCompletionQueue(cq_); }
 
   std::unique_ptr<CallState> NewCall(std::uint64_t sequence) override {
-    auto state = std::make_unique<State>();
-    state->request = hooks_.make_request(sequence);
-    return state;
+    return internal::NewUnaryCall<State>(hooks_, sequence);
   }
 
   // From the dispatcher or the runner's retry thread; the completion comes through the queue.
   void Issue(CallState& call, const Attempt& attempt, AttemptDone done) override {
     auto& state = static_cast<State&>(call);
-    state.context = std::make_unique<grpc::ClientContext>();
-    state.context->set_deadline(attempt.wall_deadline);
-    state.response.Clear();
+    internal::StartAttempt(state, attempt);
     state.done = done;
     state.reader = hooks_.prepare(attempt.sequence, state.context.get(), state.request, &cq_);
     grpc::ClientAsyncResponseReader<Response>* const reader = state.reader.get();

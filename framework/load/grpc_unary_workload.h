@@ -50,16 +50,12 @@ class GrpcUnaryWorkload : public Workload {
   explicit GrpcUnaryWorkload(Hooks hooks) : hooks_(std::move(hooks)) {}
 
   std::unique_ptr<CallState> NewCall(std::uint64_t sequence) override {
-    auto state = std::make_unique<State>();
-    state->request = hooks_.make_request(sequence);
-    return state;
+    return internal::NewUnaryCall<State>(hooks_, sequence);
   }
 
   void Issue(CallState& call, const Attempt& attempt, AttemptDone done) override {
     auto& state = static_cast<State&>(call);
-    state.context = std::make_unique<grpc::ClientContext>();
-    state.context->set_deadline(attempt.wall_deadline);
-    state.response.Clear();
+    internal::StartAttempt(state, attempt);
     grpc::ClientContext* const context = state.context.get();
     // gRPC orders the start before the callback, out of ThreadSanitizer's sight (docs/sanitizers.md):
     // without these it reported the runner's retry thread reading what the issuing thread wrote.

@@ -64,6 +64,17 @@ class HttpFaultProxyTest : public ::testing::Test {
         [&] { return timed(std::string(kBaseRoute) + "?i=" + std::to_string(i++), 0); });
   }
 
+  // `action` on the delayed route: the delay it adds to the pass-through is within 5 ms of `ms`, and a
+  // delayed answer never comes sooner than `ms` (a timer does not fire early).
+  void ExpectAddedDelay(const RuleAction& action, double ms, const char* what) {
+    rules_->Set({.id = "slow", .route = kDelayedRoute, .share = 1.0, .action = action});
+    const internal::DelayMedians m = MeasureDelay(21);
+    std::printf("%s %.0f ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n", what, ms,
+                m.delayed_ms, m.base_ms, m.added_ms);
+    EXPECT_LE(std::abs(m.added_ms - ms), 5.0);
+    EXPECT_GE(m.delayed_ms, ms);
+  }
+
   static constexpr const char* kDelayedRoute = "/search";
   static constexpr const char* kBaseRoute = "/other";
 
@@ -127,22 +138,10 @@ TEST_F(HttpFaultProxyTest, OtherRoutesAreNotTouched) {
 
 // The delay the rule adds to the proxy's pass-through (median over pairs) is within 5 ms of the
 // one asked, and a delayed request never answers sooner than the delay: a timer does not fire early.
-TEST_F(HttpFaultProxyTest, DelayRequestMedianWithin5Ms) {
-  rules_->Set({.id = "slow", .route = kDelayedRoute, .share = 1.0, .action = DelayRequestAction{50ms}});
-  const internal::DelayMedians m = MeasureDelay(21);
-  std::printf("delay_request 50 ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n",
-              m.delayed_ms, m.base_ms, m.added_ms);
-  EXPECT_LE(std::abs(m.added_ms - 50.0), 5.0);
-  EXPECT_GE(m.delayed_ms, 50.0);
-}
+TEST_F(HttpFaultProxyTest, DelayRequestMedianWithin5Ms) { ExpectAddedDelay(DelayRequestAction{50ms}, 50, "delay_request"); }
 
 TEST_F(HttpFaultProxyTest, DelayResponseMedianWithin5Ms) {
-  rules_->Set({.id = "slow", .route = kDelayedRoute, .share = 1.0, .action = DelayResponseAction{80ms}});
-  const internal::DelayMedians m = MeasureDelay(21);
-  std::printf("delay_response 80 ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n",
-              m.delayed_ms, m.base_ms, m.added_ms);
-  EXPECT_LE(std::abs(m.added_ms - 80.0), 5.0);
-  EXPECT_GE(m.delayed_ms, 80.0);
+  ExpectAddedDelay(DelayResponseAction{80ms}, 80, "delay_response");
   EXPECT_EQ(upstream_.requests(), 42);  // the delayed requests were forwarded too
 }
 

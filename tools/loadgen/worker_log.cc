@@ -5,7 +5,6 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 
 #include "tools/loadgen/worker_run.h"
 
@@ -32,19 +31,6 @@ std::vector<std::string_view> Lines(std::string_view text) {
     text.remove_prefix(nl + 1);
   }
   return lines;
-}
-
-void WriteFile(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
 }
 
 struct OpenBlock {
@@ -105,7 +91,7 @@ RecoveredFiles RecoverWorkerFiles(std::string_view log, const std::string& sourc
         cut("its END says '" + std::string(body) + "' after " + std::to_string(open->lines) + " lines");
         continue;
       }
-      WriteFile(dir / open->file, open->text);
+      WriteAtomically(dir / open->file, [&](std::ostream& out) { out << open->text; });
       result.written.push_back(open->file);
       open.reset();
       continue;

@@ -15,21 +15,6 @@
 namespace aftershock::loadgen {
 namespace {
 
-// Writes through `<path>.tmp` and renames: a reader sees the whole file or none.
-void WriteAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    write(out);
-    out.flush();
-    if (!out) throw std::runtime_error("writing " + tmp.string() + " failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
-}
-
 std::string Number(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -47,6 +32,20 @@ std::string ReadWhole(const std::filesystem::path& path, bool& found) {
 double Ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 }  // namespace
+
+void WriteAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    write(out);
+    out.flush();
+    if (!out) throw std::runtime_error("writing " + tmp.string() + " failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
+}
 
 std::filesystem::path TimelinePath(const std::filesystem::path& dir, int worker) {
   return dir / ("worker-" + std::to_string(worker) + ".timeline");

@@ -15,6 +15,8 @@
 #define AFTERSHOCK_TOOLS_LOADGEN_WORKER_RUN_H_
 
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,10 @@ namespace aftershock::loadgen {
 
 std::filesystem::path TimelinePath(const std::filesystem::path& dir, int worker);
 std::filesystem::path HealthPath(const std::filesystem::path& dir, int worker);
+
+// Writes `path` through `<path>.tmp` and a rename: a reader sees the whole file or none. Throws
+// std::runtime_error naming the file when it cannot be written.
+void WriteAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 // Throws std::runtime_error naming the file when it cannot be written.
 void WriteWorkerFiles(const std::filesystem::path& dir, const metrics::TimelineFileHeader& header,

@@ -1,8 +1,9 @@
 #include "framework/cluster/local/local_cluster_driver.h"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
+
+#include "framework/cluster/internal/pg_processes.h"
 
 namespace aftershock::cluster {
 namespace {
@@ -11,17 +12,6 @@ chaos::ActionOutcome Outcome(const v1::ActionResult& result) { return {result.su
 
 // A replica's instance on this driver is its process: "pid 1234".
 std::string PidInstance(int pid) { return pid > 0 ? "pid " + std::to_string(pid) : ""; }
-
-// True while /proc shows `pid` as a live (not zombie) process. The supervisor's replicas run on
-// this machine, so the generator's /proc sees them.
-bool ProcessAlive(int pid) {
-  if (pid <= 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return false;
-  const auto close = line.rfind(')');
-  return close == std::string::npos || close + 2 >= line.size() || (line[close + 2] != 'Z' && line[close + 2] != 'X');
-}
 
 }  // namespace
 
@@ -72,7 +62,8 @@ bool LocalClusterDriver::InstanceRunning(const std::string& instance) {
   if (!std::regex_match(instance, m, kPid)) {
     throw std::invalid_argument("LocalClusterDriver: '" + instance + "' is not an instance of this driver (pid N)");
   }
-  return ProcessAlive(std::stoi(m[1]));
+  // The supervisor's replicas run on this machine, so this process's /proc sees them.
+  return internal::ProcessAlive(std::stoi(m[1]));
 }
 
 chaos::ActionOutcome LocalClusterDriver::KillReplica(const std::string& name) {
