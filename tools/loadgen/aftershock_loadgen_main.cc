@@ -4,12 +4,16 @@
 //       --worker=0 --workers=2 --start_unix_ms=<T> --out=DIR      # one per worker, same T
 //   aftershock-loadgen merge --dir=DIR --workers=2 --max_outage_seconds=5 --max_unavailable_seconds=10
 //   aftershock-loadgen merge --dir=EMPTY --logs=pod-0.log,pod-1.log --workers=2   # files from the logs
+//   aftershock-loadgen merge --dir=DIR --workers=2 --verify=true   # + the promise gates (pseudonym)
 //
 // Worker k of N issues every N-th arrival of the profile (sequence % N == k) on a clock that
 // starts at T for all of them, and writes its per-second histograms, counts, dispatch lag and
-// health into DIR (tools/loadgen/worker_run.h). `merge` merges them bucket by bucket, judges the
-// gates once on the merged run and exits 1 when any gate is red (a missing or truncated worker
-// file is: workers-complete). Exit 2: bad flags. docs/loadgen.md.
+// health into DIR, and with --kind=pseudonym every promise into its ledger
+// (tools/loadgen/worker_run.h). `merge` merges them bucket by bucket and record by record (the
+// merged ledger: DIR/merged.ledger), judges the gates once on the merged run (with --verify=true
+// also the promise gates, reading every merged promise back from the service) and exits 1 when
+// any gate is red (a missing or truncated worker file is: workers-complete). Exit 2: bad flags.
+// docs/loadgen.md.
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,12 +32,15 @@
 #include <vector>
 
 #include "fixtures/targets/pseudonym/adapter/pseudonym_target.h"
+#include "framework/ledger/ledger_stream.h"
 #include "framework/ledger/promise_ledger.h"
 #include "framework/load/http_workload.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/metrics/load_timeline.h"
 #include "tools/loadgen/worker_log.h"
 #include "tools/loadgen/worker_run.h"
+#include "tools/verify/pseudonym_verifier_factory.h"
+#include "tools/verify/verify_command.h"
 
 namespace aftershock::loadgen {
 namespace {
@@ -49,7 +56,8 @@ constexpr char kUsage[] =
     "                              [--max_in_flight=10000] [--coalesce_us=0] [--latencies=FILE]\n"
     "                              [--emit=stdout] [--allow_non_loopback=true] [--kind=http|pseudonym]\n"
     "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
-    "                                [--max_unavailable_seconds=10] [--csv=FILE]\n";
+    "                                [--max_unavailable_seconds=10] [--csv=FILE] [--verify=false]\n"
+    "                                [--allow_non_loopback=false]\n";
 
 // --name=value pairs; every flag must be known to the command and appear once.
 std::map<std::string, std::string> ParseFlags(int argc, char** argv, const std::vector<std::string>& known) {
@@ -107,6 +115,16 @@ double Positive(const std::map<std::string, std::string>& flags, const std::stri
   return v;
 }
 
+// --name=true|false; absent is false.
+bool Boolean(const std::map<std::string, std::string>& flags, const std::string& name) {
+  const auto it = flags.find(name);
+  if (it == flags.end()) return false;
+  if (it->second != "true" && it->second != "false") {
+    throw FlagError("--" + name + ": expected true or false, got '" + it->second + "'");
+  }
+  return it->second == "true";
+}
+
 int Run(int argc, char** argv) {
   const auto flags = ParseFlags(argc, argv,
                                 {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
@@ -133,12 +151,7 @@ int Run(int argc, char** argv) {
   const bool emit_stdout = flags.count("emit") != 0;
   if (emit_stdout && flags.at("emit") != "stdout") throw FlagError("--emit: expected stdout, got '" + flags.at("emit") + "'");
   // Load goes to 127.0.0.0/8 unless a run explicitly allows otherwise (a Service in a cluster).
-  bool allow_non_loopback = false;
-  if (flags.count("allow_non_loopback")) {
-    const std::string& v = flags.at("allow_non_loopback");
-    if (v != "true" && v != "false") throw FlagError("--allow_non_loopback: expected true or false, got '" + v + "'");
-    allow_non_loopback = v == "true";
-  }
+  const bool allow_non_loopback = Boolean(flags, "allow_non_loopback");
 
   // The pseudonym service's namespace exists before the schedule starts (each worker asks; an
   // existing one is fine).
@@ -185,6 +198,13 @@ int Run(int argc, char** argv) {
         }});
     options.policy = load::HttpOutcomePolicy();
   } else {
+    // Every promise into worker-<k>.ledger as it is made (exhaustive; the bounded ledger above is
+    // only the workload's), so the coordinator can merge and verify them all.
+    ledger::LedgerHeader header = pseudonym->Identity();
+    header.emplace_back(kLedgerWorker, std::to_string(worker));
+    header.emplace_back(kLedgerWorkers, std::to_string(workers));
+    header.emplace_back(kLedgerStartUnixMs, std::to_string(start_unix_ms));
+    promises.AttachStream(ledger::LedgerStream::Open(LedgerPath(out, worker).string(), header));
     workload = pseudonym->MakeWorkload(promises, clock);
     options.policy = pseudonym->Policy();
   }
@@ -203,8 +223,9 @@ int Run(int argc, char** argv) {
     for (const std::int64_t ns : latencies) raw << ns << "\n";
     if (!raw) throw std::runtime_error("cannot write --latencies=" + flags.at("latencies"));
   }
+  if (pseudonym) promises.CloseStream();  // the end line: this worker's promises are all there
   WriteWorkerFiles(out, {.worker = worker, .workers = workers, .start_unix_ms = start_unix_ms}, result.timeline,
-                   result.health);
+                   result.health, /*with_ledger=*/pseudonym != nullptr);
   if (emit_stdout) EmitWorkerFiles(std::cout, out, worker);
   std::cerr << "aftershock-loadgen: worker " << worker << " done: " << result.issued << " issued, " << result.ok
             << " ok, " << result.failed << " failed, " << result.shed << " shed"
@@ -214,7 +235,8 @@ int Run(int argc, char** argv) {
 
 int Merge(int argc, char** argv) {
   const auto flags =
-      ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds", "csv"});
+      ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds", "csv",
+                              "verify", "allow_non_loopback"});
   const std::filesystem::path dir = Required(flags, "dir");
   const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
   if (flags.count("logs")) {
@@ -234,6 +256,8 @@ int Merge(int argc, char** argv) {
   gates::GateBudgets budgets;
   budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
   budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);
+  const bool verify = Boolean(flags, "verify");
+  const bool allow_non_loopback = Boolean(flags, "allow_non_loopback");
   const MergedRun run = MergeWorkerRun(dir, workers, budgets);
   if (flags.count("csv")) {
     std::ofstream csv(flags.at("csv"));
@@ -264,7 +288,29 @@ int Merge(int argc, char** argv) {
   std::printf("merged: achieved %.1f/s of %.1f/s, lag p99 %.3f ms (from the merged histograms)\n",
               run.merged.achieved_rate, run.merged.offered_rate, run.merged.lag_p99_ms);
   std::printf("%s", run.report.c_str());
-  return run.passed ? 0 : 1;
+  std::fflush(stdout);
+  if (!run.ledger) {
+    if (verify) {
+      std::printf("FAIL promises: --verify=true, but no merged ledger: %s\n",
+                  run.passed ? "the workers kept none (only --kind=pseudonym workers do)"
+                             : "the workers' files did not merge (workers-complete above)");
+      return 1;
+    }
+    return run.passed ? 0 : 1;
+  }
+  // The merged ledger: every worker's promises in arrival order, for aftershock-verify or below.
+  const std::filesystem::path merged_ledger = dir / "merged.ledger";
+  ledger::WriteLedgerFile(merged_ledger.string(), *run.ledger);
+  std::printf("merged ledger: %zu promise(s), %zu indeterminate, from %d worker(s): %s\n", run.ledger->promises.size(),
+              run.ledger->indeterminate.size(), workers, merged_ledger.c_str());
+  if (!verify) return run.passed ? 0 : 1;
+  // The promise gates on the merged run: every promise read back from the service in its header.
+  std::fflush(stdout);
+  const int verified = verify::RunVerifyCommand({"--ledger=" + merged_ledger.string()},
+                                                {verify::PseudonymVerifierFactory(allow_non_loopback)}, std::cout,
+                                                std::cerr);
+  std::cout.flush();
+  return run.passed && verified == 0 ? 0 : 1;
 }
 
 }  // namespace

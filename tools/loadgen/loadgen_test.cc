@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "framework/load/http_test_server.h"
@@ -207,37 +209,61 @@ TEST(LoadgenTest, TheFilesOfWorkersWithOwnFoldersMergeFromTheirLogs) {
   EXPECT_NE(red.find("FAIL workers-complete: 1 of 2 workers missing from the merge: worker 1"), std::string::npos) << red;
 }
 
-// --kind=pseudonym: the reference service's gRPC Create from two workers, against a real in-memory
-// aftershock-pseudonym; merged like any other run.
-TEST(LoadgenTest, PseudonymWorkersCreateOverGrpcAndMerge) {
-  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-pseudonym");
+// A real in-memory aftershock-pseudonym (with `server_args`) and two --kind=pseudonym workers of a
+// 100/s, 2 s schedule against it; the server keeps running for the verification.
+struct PseudonymRun {
+  process::ChildProcess server;
+  std::string port;
+};
+
+PseudonymRun RunPseudonymWorkers(const std::string& dir, const std::vector<std::string>& server_args) {
   process::ChildOptions server_options;
   server_options.program = AFTERSHOCK_PSEUDONYM_PATH;
-  server_options.args = {"--listen=127.0.0.1:0", "--port-file=" + dir.path() + "/port", "--replica-name=a"};
-  server_options.log_path = dir.path() + "/server.log";
-  process::ChildProcess server = process::ChildProcess::Start(server_options);
-  std::string port;
-  for (int i = 0; i < 200 && port.empty(); ++i) {
-    port = ReadText(dir.path() + "/port");
-    if (port.empty()) std::this_thread::sleep_for(milliseconds(50));
+  server_options.args = {"--listen=127.0.0.1:0", "--port-file=" + dir + "/port", "--replica-name=a"};
+  server_options.args.insert(server_options.args.end(), server_args.begin(), server_args.end());
+  server_options.log_path = dir + "/server.log";
+  PseudonymRun run{process::ChildProcess::Start(server_options), ""};
+  for (int i = 0; i < 200 && run.port.empty(); ++i) {
+    run.port = ReadText(dir + "/port");
+    if (run.port.empty()) std::this_thread::sleep_for(milliseconds(50));
   }
-  ASSERT_FALSE(port.empty()) << ReadText(server_options.log_path);
-  while (!port.empty() && (port.back() == '\n' || port.back() == ' ')) port.pop_back();
+  while (!run.port.empty() && (run.port.back() == '\n' || run.port.back() == ' ')) run.port.pop_back();
+  EXPECT_FALSE(run.port.empty()) << ReadText(server_options.log_path);
+  if (run.port.empty()) return run;
   const std::int64_t start = UnixMsIn(milliseconds(1500));
   std::vector<process::ChildProcess> workers;
   for (int k = 0; k < 2; ++k) {
     process::ChildOptions o;
     o.program = AFTERSHOCK_LOADGEN_PATH;
-    o.args = {"run", "--kind=pseudonym", "--target=127.0.0.1:" + port, "--rate=100", "--seconds=2",
+    o.args = {"run", "--kind=pseudonym", "--target=127.0.0.1:" + run.port, "--rate=100", "--seconds=2",
               "--worker=" + std::to_string(k), "--workers=2", "--start_unix_ms=" + std::to_string(start),
-              "--out=" + dir.path()};
-    o.log_path = dir.path() + "/worker-" + std::to_string(k) + ".log";
+              "--out=" + dir};
+    o.log_path = dir + "/worker-" + std::to_string(k) + ".log";
     workers.push_back(process::ChildProcess::Start(o));
   }
   for (int k = 0; k < 2; ++k) {
-    EXPECT_EQ(workers[k].Wait(std::chrono::seconds(60)), 0) << ReadText(dir.path() + "/worker-" + std::to_string(k) + ".log");
+    EXPECT_EQ(workers[k].Wait(std::chrono::seconds(60)), 0) << ReadText(dir + "/worker-" + std::to_string(k) + ".log");
   }
-  server.Stop(std::chrono::seconds(5));
+  return run;
+}
+
+// `aftershock-loadgen merge --dir=DIR --workers=2 --verify=true`: its exit code and output.
+std::pair<int, std::string> MergeAndVerify(const std::string& dir) {
+  process::ChildOptions o;
+  o.program = AFTERSHOCK_LOADGEN_PATH;
+  o.args = {"merge", "--dir=" + dir, "--workers=2", "--verify=true"};
+  o.log_path = dir + "/merge.log";
+  const int code = process::ChildProcess::Start(o).Wait(std::chrono::seconds(60));
+  return {code, ReadText(o.log_path)};
+}
+
+// --kind=pseudonym: the reference service's gRPC Create from two workers, against a real in-memory
+// aftershock-pseudonym; merged like any other run, and every promise of both workers merged into one
+// ledger that `merge --verify=true` reads back from the service.
+TEST(LoadgenTest, PseudonymWorkersCreateOverGrpcAndMerge) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-pseudonym");
+  PseudonymRun pseudonym = RunPseudonymWorkers(dir.path(), {});
+  ASSERT_FALSE(pseudonym.port.empty());
   const MergedRun run = MergeWorkerRun(dir.path(), 2, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
   ASSERT_TRUE(FindGate(run, "workers-complete")->passed) << run.report;
   std::uint64_t offered = 0, ok = 0;
@@ -247,6 +273,66 @@ TEST(LoadgenTest, PseudonymWorkersCreateOverGrpcAndMerge) {
   }
   EXPECT_EQ(offered, 200u) << run.report;
   EXPECT_EQ(ok, 200u) << run.report;
+  // Both workers' promises, each once, in arrival order; the header is the run's, not a worker's.
+  ASSERT_TRUE(run.ledger.has_value());
+  EXPECT_EQ(run.ledger->promises.size(), 200u);
+  EXPECT_EQ(run.ledger->acknowledged, 200u);
+  EXPECT_TRUE(std::is_sorted(run.ledger->promises.begin(), run.ledger->promises.end(),
+                             [](const ledger::Promise& a, const ledger::Promise& b) { return a.unix_ms < b.unix_ms; }));
+  std::vector<std::string> keys;
+  for (const ledger::Promise& p : run.ledger->promises) keys.push_back(p.key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end()) << "a promise merged twice";
+  EXPECT_EQ(run.ledger->HeaderValue("target.kind"), "pseudonym");
+  EXPECT_EQ(run.ledger->HeaderValue("workers"), "2");
+  EXPECT_EQ(run.ledger->HeaderValue("worker"), "");
+
+  const auto [code, out] = MergeAndVerify(dir.path());
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("merged ledger: 200 promise(s), 0 indeterminate, from 2 worker(s)"), std::string::npos) << out;
+  EXPECT_NE(out.find("PASS p3-reverse-lookup: 0 lost of 200 checked"), std::string::npos) << out;
+  pseudonym.server.Stop(std::chrono::seconds(5));
+}
+
+// A service that forgets half of what it acknowledged: the merged ledger's promise gate is red.
+TEST(LoadgenTest, PromisesTheServiceLostMakeTheMergedRunRed) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-pseudonym-lost");
+  PseudonymRun pseudonym = RunPseudonymWorkers(dir.path(), {"--enable-test-control", "--forget-fraction=0.5"});
+  ASSERT_FALSE(pseudonym.port.empty());
+  const auto [code, out] = MergeAndVerify(dir.path());
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("PASS workers-complete"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAIL p3-reverse-lookup"), std::string::npos) << out;
+  pseudonym.server.Stop(std::chrono::seconds(5));
+}
+
+// A worker's ledger without its end line (cut short) or missing: workers-complete is red naming it,
+// and --verify=true has no merged ledger to pass on.
+TEST(LoadgenTest, AWorkersLedgerCutShortOrMissingMakesTheMergeRed) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-pseudonym-cut");
+  PseudonymRun pseudonym = RunPseudonymWorkers(dir.path(), {});
+  ASSERT_FALSE(pseudonym.port.empty());
+  pseudonym.server.Stop(std::chrono::seconds(5));
+  const std::string ledger_1 = LedgerPath(dir.path(), 1).string();
+  std::string text = ReadText(ledger_1);
+  ASSERT_NE(text.find("# end "), std::string::npos) << text;
+  text.erase(text.find("# end "));
+  std::ofstream(ledger_1, std::ios::trunc) << text;
+  const gates::GateBudgets budgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10};
+  MergedRun run = MergeWorkerRun(dir.path(), 2, budgets);
+  EXPECT_FALSE(FindGate(run, "workers-complete")->passed);
+  EXPECT_NE(FindGate(run, "workers-complete")->message.find("worker 1: " + ledger_1 + " has no end line"),
+            std::string::npos)
+      << run.report;
+  const auto [code, out] = MergeAndVerify(dir.path());
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("FAIL promises: --verify=true, but no merged ledger"), std::string::npos) << out;
+
+  std::filesystem::remove(ledger_1);
+  run = MergeWorkerRun(dir.path(), 2, budgets);
+  EXPECT_FALSE(FindGate(run, "workers-complete")->passed);
+  EXPECT_NE(FindGate(run, "workers-complete")->message.find("worker 1: " + ledger_1 + ":0: cannot open for reading"),
+            std::string::npos) << run.report;
 }
 
 TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {

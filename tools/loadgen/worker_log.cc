@@ -16,7 +16,7 @@ constexpr std::string_view kEnd = "##aftershock-loadgen END ";
 
 // The only names a log may make us write: nothing it says can reach another path.
 bool IsWorkerFileName(const std::string& name) {
-  static const std::regex kName("worker-[0-9]{1,6}\\.(health|timeline)");
+  static const std::regex kName("worker-[0-9]{1,6}\\.(health|ledger|timeline)");
   return std::regex_match(name, kName);
 }
 
@@ -44,7 +44,11 @@ struct OpenBlock {
 }  // namespace
 
 void EmitWorkerFiles(std::ostream& out, const std::filesystem::path& dir, int worker) {
-  for (const std::filesystem::path& path : {HealthPath(dir, worker), TimelinePath(dir, worker)}) {
+  // The timeline last, as on disk: a log cut before its END has no complete timeline block.
+  std::vector<std::filesystem::path> files = {HealthPath(dir, worker)};
+  if (std::filesystem::exists(LedgerPath(dir, worker))) files.push_back(LedgerPath(dir, worker));
+  files.push_back(TimelinePath(dir, worker));
+  for (const std::filesystem::path& path : files) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot read " + path.string());
     const std::string name = path.filename().string();
@@ -76,7 +80,7 @@ RecoveredFiles RecoverWorkerFiles(std::string_view log, const std::string& sourc
       const std::string file(line.substr(begin + kBegin.size()));
       if (!IsWorkerFileName(file)) {
         result.problems.push_back(source + ":" + std::to_string(i + 1) + ": '" + file +
-                                  "' is not a worker file name (worker-<k>.health or .timeline): skipped");
+                                  "' is not a worker file name (worker-<k>.health, .ledger or .timeline): skipped");
         continue;
       }
       open = OpenBlock{.prefix = std::string(line.substr(0, begin)), .file = file, .begin_line = i + 1};

@@ -8,8 +8,8 @@
 //
 // and `merge --logs=A,B,...` recovers them into --dir before merging. Text before the BEGIN marker on
 // its line (kubectl logs --prefix, a timestamp) is the block's prefix: a line of the block carries it,
-// a line without it belongs to something else and is skipped. Only the names worker-<k>.health and
-// worker-<k>.timeline are ever written; a block cut short (no END, or an END whose lines= differs)
+// a line without it belongs to something else and is skipped. Only the names worker-<k>.health,
+// worker-<k>.ledger and worker-<k>.timeline are ever written; a block cut short (no END, or an END whose lines= differs)
 // is not written at all, so the merge's workers-complete gate names the worker instead of merging a
 // partial file.
 //
@@ -26,7 +26,8 @@
 
 namespace aftershock::loadgen {
 
-// Prints worker `worker`'s health and timeline files from `dir` as marked blocks; flushes. Throws
+// Prints worker `worker`'s health, ledger (when it kept one) and timeline files from `dir` as marked
+// blocks, the timeline last; flushes. Throws
 // std::runtime_error naming a file it cannot read.
 void EmitWorkerFiles(std::ostream& out, const std::filesystem::path& dir, int worker);
 

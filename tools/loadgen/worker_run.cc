@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -31,6 +32,47 @@ std::string ReadWhole(const std::filesystem::path& path, bool& found) {
 
 double Ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
+// The health file's `ledger=` value ("" when the worker kept none).
+std::string LedgerNamed(const std::string& health_text) {
+  std::istringstream in(health_text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("ledger=", 0) == 0) return line.substr(7);
+  }
+  return "";
+}
+
+// Worker k's ledger, checked against its run; a problem (never a throw) when it is not whole.
+std::optional<ledger::LedgerFile> ReadWorkerLedger(const std::filesystem::path& dir, int k, int workers,
+                                                   std::int64_t start_unix_ms, const std::string& name,
+                                                   std::vector<std::string>& problems) {
+  const std::string who = "worker " + std::to_string(k) + ": ";
+  if (name != LedgerPath(dir, k).filename().string()) {
+    problems.push_back(who + "its health file names the ledger '" + name + "', not " +
+                       LedgerPath(dir, k).filename().string());
+    return std::nullopt;
+  }
+  const std::string path = LedgerPath(dir, k).string();
+  ledger::LedgerFile file;
+  try {
+    file = ledger::ReadLedgerFile(path);
+  } catch (const ledger::LedgerFileError& e) {
+    problems.push_back(who + e.what());
+    return std::nullopt;
+  }
+  if (!file.complete) {
+    problems.push_back(who + path + " has no end line (cut short: the worker's promises are not all there)");
+    return std::nullopt;
+  }
+  if (file.HeaderValue(kLedgerWorker) != std::to_string(k) || file.HeaderValue(kLedgerWorkers) != std::to_string(workers) ||
+      file.HeaderValue(kLedgerStartUnixMs) != std::to_string(start_unix_ms)) {
+    problems.push_back(who + path + " is worker " + file.HeaderValue(kLedgerWorker) + " of " +
+                       file.HeaderValue(kLedgerWorkers) + " from unix ms " + file.HeaderValue(kLedgerStartUnixMs) +
+                       ", not this run's worker " + std::to_string(k) + " of " + std::to_string(workers));
+    return std::nullopt;
+  }
+  return file;
+}
+
 }  // namespace
 
 void WriteAtomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
@@ -55,7 +97,11 @@ std::filesystem::path HealthPath(const std::filesystem::path& dir, int worker) {
   return dir / ("worker-" + std::to_string(worker) + ".health");
 }
 
-std::string FormatHealth(const metrics::GeneratorHealth& h) {
+std::filesystem::path LedgerPath(const std::filesystem::path& dir, int worker) {
+  return dir / ("worker-" + std::to_string(worker) + ".ledger");
+}
+
+std::string FormatHealth(const metrics::GeneratorHealth& h, const std::string& ledger) {
   std::ostringstream out;
   out << "scheduled=" << h.scheduled << "\n"
       << "dispatched=" << h.dispatched << "\n"
@@ -72,6 +118,7 @@ std::string FormatHealth(const metrics::GeneratorHealth& h) {
       << "late_completions=" << h.late_completions << "\n"
       << "generator_limited=" << (h.generator_limited ? 1 : 0) << "\n"
       << "reason=" << h.reason << "\n";  // one line: the runner's reason has no newline
+  if (!ledger.empty()) out << "ledger=" << ledger << "\n";
   return out.str();
 }
 
@@ -123,8 +170,10 @@ metrics::GeneratorHealth ParseHealth(const std::string& text, const std::string&
 }
 
 void WriteWorkerFiles(const std::filesystem::path& dir, const metrics::TimelineFileHeader& header,
-                      const metrics::LoadTimeline& timeline, const metrics::GeneratorHealth& health) {
-  WriteAtomically(HealthPath(dir, header.worker), [&](std::ostream& out) { out << FormatHealth(health); });
+                      const metrics::LoadTimeline& timeline, const metrics::GeneratorHealth& health,
+                      bool with_ledger) {
+  const std::string ledger = with_ledger ? LedgerPath(dir, header.worker).filename().string() : "";
+  WriteAtomically(HealthPath(dir, header.worker), [&](std::ostream& out) { out << FormatHealth(health, ledger); });
   WriteAtomically(TimelinePath(dir, header.worker),
                   [&](std::ostream& out) { metrics::WriteTimelineFile(timeline, header, out); });
 }
@@ -133,6 +182,7 @@ MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const ga
   MergedRun run;
   run.workers.resize(static_cast<std::size_t>(std::max(workers, 0)));
   std::optional<std::int64_t> start_unix_ms;
+  std::optional<bool> ledgers_kept;  // set by the first worker merged
   bool any = false;
   for (int k = 0; k < workers; ++k) {
     const std::filesystem::path timeline_path = TimelinePath(dir, k);
@@ -163,21 +213,65 @@ MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const ga
                              std::to_string(*start_unix_ms) + ": not one run");
       continue;
     }
+    std::string ledger_name;
     try {
       bool health_found = false;
       const std::string health_text = ReadWhole(HealthPath(dir, k), health_found);
       if (!health_found) throw std::runtime_error("no " + HealthPath(dir, k).string());
       run.workers[static_cast<std::size_t>(k)] = ParseHealth(health_text, HealthPath(dir, k).string());
+      ledger_name = LedgerNamed(health_text);
     } catch (const std::runtime_error& e) {
       run.problems.push_back("worker " + std::to_string(k) + ": " + e.what());
       continue;
     }
+    // Every worker keeps a ledger or none does: one without it would make the merged ledger lighter.
+    if (ledgers_kept && *ledgers_kept != !ledger_name.empty()) {
+      run.problems.push_back("worker " + std::to_string(k) + ": " +
+                             (ledger_name.empty() ? "kept no ledger, the others did" : "kept a ledger, the others did not"));
+      continue;
+    }
+    if (!ledger_name.empty()) {
+      std::optional<ledger::LedgerFile> worker_ledger =
+          ReadWorkerLedger(dir, k, workers, file.header.start_unix_ms, ledger_name, run.problems);
+      if (!worker_ledger) continue;
+      if (!run.ledger) {
+        run.ledger.emplace();
+        for (const auto& [name, value] : worker_ledger->header) {
+          if (name != kLedgerWorker) run.ledger->header.emplace_back(name, value);
+        }
+      } else if (worker_ledger->HeaderValue("target.kind") != run.ledger->HeaderValue("target.kind") ||
+                 worker_ledger->HeaderValue("target.namespace") != run.ledger->HeaderValue("target.namespace")) {
+        run.problems.push_back("worker " + std::to_string(k) + ": its ledger is of target " +
+                               worker_ledger->HeaderValue("target.kind") + " namespace " +
+                               worker_ledger->HeaderValue("target.namespace") + ", the others' of " +
+                               run.ledger->HeaderValue("target.kind") + " namespace " +
+                               run.ledger->HeaderValue("target.namespace"));
+        continue;
+      }
+      run.ledger->acknowledged += worker_ledger->acknowledged;
+      for (ledger::Promise& p : worker_ledger->promises) run.ledger->promises.push_back(std::move(p));
+      for (ledger::IndeterminatePromise& p : worker_ledger->indeterminate) run.ledger->indeterminate.push_back(std::move(p));
+    }
+    ledgers_kept = !ledger_name.empty();
     start_unix_ms = file.header.start_unix_ms;
     if (!any) {
       run.timeline = metrics::LoadTimeline(file.timeline.clock());
       any = true;
     }
     run.timeline.Merge(file.timeline);
+  }
+
+  // A merged ledger lacking a worker's promises would pass lighter: none at all then (workers-complete
+  // is red, and each worker's own ledger is still there for aftershock-verify).
+  if (!run.problems.empty()) run.ledger.reset();
+  // The merged ledger in arrival order, as one process would have written it.
+  if (run.ledger) {
+    std::stable_sort(run.ledger->promises.begin(), run.ledger->promises.end(),
+                     [](const ledger::Promise& a, const ledger::Promise& b) { return a.unix_ms < b.unix_ms; });
+    std::stable_sort(run.ledger->indeterminate.begin(), run.ledger->indeterminate.end(),
+                     [](const ledger::IndeterminatePromise& a, const ledger::IndeterminatePromise& b) {
+                       return a.unix_ms < b.unix_ms;
+                     });
   }
 
   // Merged health: counts summed, rates added, lag percentiles from the merged histograms.
