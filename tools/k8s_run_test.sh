@@ -49,6 +49,11 @@ case "\$*" in
   *"get pods -l job-name=aftershock-loadgen-workers -o name"*) printf 'pod/w-0\npod/w-1\npod/w-2\npod/w-3\n' ;;
   *"logs pod/w-"*) echo "log of \$4" ;;
   "apply -f -") cat > "$scratch/applied-workers.yaml" ;;
+  *"port-forward service/aftershock-pseudonym-headless"*)
+    [ -e "$scratch/control/no-forward" ] && { echo "error: unable to forward" >&2; exit 1; }
+    echo \$\$ > "$scratch/forward.pid"
+    echo "Forwarding from 127.0.0.1:\${4%%:*} -> 8081"
+    exec sleep 60 ;;
 esac
 exit 0
 EOF
@@ -238,8 +243,19 @@ grep -Eq 'value: "[0-9]{13}"' "$scratch/applied-workers.yaml" || fail "workers d
 for k in 0 1 2 3; do
   grep -q "log of pod/w-$k" "$scratch/artifacts/workers/w-$k.log" || fail "workers did not save pod w-$k's log"
 done
-grep -q "^aftershock-loadgen merge --dir=$scratch/artifacts/workers/files --workers=4 --logs=$scratch/artifacts/workers/w-0.log,$scratch/artifacts/workers/w-1.log,$scratch/artifacts/workers/w-2.log,$scratch/artifacts/workers/w-3.log --csv=$scratch/artifacts/workers/merged-load-timeline.csv$" \
+grep -q "^aftershock-loadgen merge --dir=$scratch/artifacts/workers/files --workers=4 --logs=$scratch/artifacts/workers/w-0.log,$scratch/artifacts/workers/w-1.log,$scratch/artifacts/workers/w-2.log,$scratch/artifacts/workers/w-3.log --csv=$scratch/artifacts/workers/merged-load-timeline.csv --verify=true --target_address=127.0.0.1:18081$" \
   "$scratch/calls.log" || fail "workers did not merge the four logs: $(grep merge "$scratch/calls.log")"
+# ... the promises verified through a port-forward to the service, stopped afterwards,
+grep -q '^kubectl -n aftershock port-forward service/aftershock-pseudonym-headless 18081:8081$' "$scratch/calls.log" ||
+  fail "workers opened no port-forward to the service"
+[[ -s $scratch/forward.pid ]] || fail "the port-forward stand-in never ran"
+kill -0 "$(cat "$scratch/forward.pid")" 2>/dev/null && fail "workers left the port-forward running"
+# ... one that never listens is a failed step naming it, before any merge,
+setup
+touch "$scratch/control/no-forward"
+k8s_run 1 workers --poll-seconds=1 --verify-port=18555
+expect_output "workers: the port-forward to the service never listened on 18555"
+grep -q "aftershock-loadgen merge" "$scratch/calls.log" && fail "workers merged without a way to verify the promises"
 # ... a red merge (a worker missing or cut short) is a failed step,
 setup
 touch "$scratch/control/merge-red"

@@ -57,7 +57,7 @@ constexpr char kUsage[] =
     "                              [--emit=stdout] [--allow_non_loopback=true] [--kind=http|pseudonym]\n"
     "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
     "                                [--max_unavailable_seconds=10] [--csv=FILE] [--verify=false]\n"
-    "                                [--allow_non_loopback=false]\n";
+    "                                [--allow_non_loopback=false] [--target_address=HOST:PORT]\n";
 
 // --name=value pairs; every flag must be known to the command and appear once.
 std::map<std::string, std::string> ParseFlags(int argc, char** argv, const std::vector<std::string>& known) {
@@ -236,7 +236,7 @@ int Run(int argc, char** argv) {
 int Merge(int argc, char** argv) {
   const auto flags =
       ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds", "csv",
-                              "verify", "allow_non_loopback"});
+                              "verify", "allow_non_loopback", "target_address"});
   const std::filesystem::path dir = Required(flags, "dir");
   const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
   if (flags.count("logs")) {
@@ -257,6 +257,7 @@ int Merge(int argc, char** argv) {
   budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
   budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);
   const bool verify = Boolean(flags, "verify");
+  if (flags.count("target_address") && !verify) throw FlagError("--target_address is for --verify=true");
   const bool allow_non_loopback = Boolean(flags, "allow_non_loopback");
   const MergedRun run = MergeWorkerRun(dir, workers, budgets);
   if (flags.count("csv")) {
@@ -306,9 +307,14 @@ int Merge(int argc, char** argv) {
   if (!verify) return run.passed ? 0 : 1;
   // The promise gates on the merged run: every promise read back from the service in its header.
   std::fflush(stdout);
-  const int verified = verify::RunVerifyCommand({"--ledger=" + merged_ledger.string()},
-                                                {verify::PseudonymVerifierFactory(allow_non_loopback)}, std::cout,
-                                                std::cerr);
+  // --target_address: where this process reaches the service (a port-forward), instead of the
+  // workers' address in the ledger's header.
+  std::vector<std::string> verify_args = {"--ledger=" + merged_ledger.string()};
+  if (flags.count("target_address")) {
+    verify_args.push_back("--target-arg=target.addresses=" + Required(flags, "target_address"));
+  }
+  const int verified = verify::RunVerifyCommand(verify_args, {verify::PseudonymVerifierFactory(allow_non_loopback)},
+                                                std::cout, std::cerr);
   std::cout.flush();
   return run.passed && verified == 0 ? 0 : 1;
 }

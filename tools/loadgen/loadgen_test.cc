@@ -361,6 +361,12 @@ TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--worker=1"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("unknown flag --worker"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--verify=yes"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--verify: expected true or false, got 'yes'"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--target_address=127.0.0.1:1"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--target_address is for --verify=true"), std::string::npos) << text;
   const std::string soon = "--start_unix_ms=" + std::to_string(UnixMsIn(milliseconds(1000)));
   std::tie(code, text) = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0", "--workers=1", soon,
                               "--out=" + dir.path(), "--emit=file"});
