@@ -89,5 +89,24 @@ TEST(WorkerLogTest, ALogCanNameNoOtherFile) {
   EXPECT_TRUE(std::filesystem::is_empty(to.path()));
 }
 
+// A worker that kept a ledger: it travels too, between the health and the timeline (the timeline
+// stays last, so a log cut before it never leaves a complete-looking timeline).
+TEST(WorkerLogTest, ALedgerTravelsBetweenTheHealthAndTheTimeline) {
+  process::ScratchDir from = WorkerFolder();
+  const std::string ledger = "# aftershock-ledger v3\n# worker=1\nkind\tunix_ms\tkey\tvalue\tcode\tattributes\n"
+                             "promise\t1733040000123\talice\tp-17\t\t\n# end acknowledged=1 indeterminate=0\n";
+  std::ofstream(LedgerPath(from.path(), 1)) << ledger;
+  std::ostringstream emitted;
+  EmitWorkerFiles(emitted, from.path(), 1);
+  const std::string text = emitted.str();
+  EXPECT_LT(text.find("BEGIN worker-1.health"), text.find("BEGIN worker-1.ledger"));
+  EXPECT_LT(text.find("BEGIN worker-1.ledger"), text.find("BEGIN worker-1.timeline"));
+  process::ScratchDir to = process::ScratchDir::Create("worker-log-test");
+  const RecoveredFiles r = RecoverWorkerFiles(text, "w-1.log", to.path());
+  EXPECT_THAT(r.problems, IsEmpty());
+  EXPECT_THAT(r.written, ElementsAre("worker-1.health", "worker-1.ledger", "worker-1.timeline"));
+  EXPECT_EQ(Read(LedgerPath(to.path(), 1)), ledger);
+}
+
 }  // namespace
 }  // namespace aftershock::loadgen
