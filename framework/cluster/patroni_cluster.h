@@ -139,8 +139,9 @@ class PatroniCluster {
   // Every PID this object started or observed as a postmaster (for leak checks after Stop()).
   std::vector<pid_t> KnownPids() const { return known_pids_; }
 
-  // Stops every Patroni (SIGTERM, grace, SIGKILL), any leftover postmaster found by its pid file,
-  // then etcd, and removes the data dir. Idempotent.
+  // Kills every Patroni (SIGKILL), then every postmaster found by its pid file (SIGQUIT: immediate
+  // shutdown), then stops etcd, and removes the data dir: a teardown, never a clean shutdown (the data
+  // is deleted anyway). Idempotent.
   void Stop();
 
  private:
