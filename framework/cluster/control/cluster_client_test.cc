@@ -80,8 +80,10 @@ class ClusterClientFakeTest : public ::testing::Test {
     fake_.dirty = CleanStatus();
   }
   void TearDown() override {
-    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
-    server_->Wait();
+    if (server_) {  // null when SetUp's ASSERT_TRUE(server_) failed
+      server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+      server_->Wait();
+    }
     std::error_code ignored;
     std::filesystem::remove(socket_, ignored);
   }
