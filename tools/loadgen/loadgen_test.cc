@@ -14,6 +14,7 @@
 
 #include "framework/load/http_test_server.h"
 #include "framework/process/child_process.h"
+#include "framework/process/port_file.h"
 #include "framework/process/scratch_dir.h"
 #include "tools/loadgen/worker_run.h"
 
@@ -223,12 +224,10 @@ PseudonymRun RunPseudonymWorkers(const std::string& dir, const std::vector<std::
   server_options.args.insert(server_options.args.end(), server_args.begin(), server_args.end());
   server_options.log_path = dir + "/server.log";
   PseudonymRun run{process::ChildProcess::Start(server_options), ""};
-  for (int i = 0; i < 200 && run.port.empty(); ++i) {
-    run.port = ReadText(dir + "/port");
-    if (run.port.empty()) std::this_thread::sleep_for(milliseconds(50));
-  }
-  while (!run.port.empty() && (run.port.back() == '\n' || run.port.back() == ' ')) run.port.pop_back();
-  EXPECT_FALSE(run.port.empty()) << ReadText(server_options.log_path);
+  const process::PortFileWait wait = process::WaitForPortFile(
+      run.server, dir + "/port", std::chrono::steady_clock::now() + std::chrono::seconds(10));
+  if (wait.port) run.port = std::to_string(*wait.port);
+  EXPECT_FALSE(run.port.empty()) << "aftershock-pseudonym " << wait.failure << "\n" << ReadText(server_options.log_path);
   if (run.port.empty()) return run;
   const std::int64_t start = UnixMsIn(milliseconds(1500));
   std::vector<process::ChildProcess> workers;
