@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <memory>
-#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -86,8 +85,6 @@ TEST_F(SanitizerCanaryTest, LeakSanitizerReportsALeakOfOurOwn) {
 #if !defined(AFTERSHOCK_TEST_ASAN)
   GTEST_SKIP() << "not a -fsanitize=address build";
 #else
-  if (const char* o = std::getenv("ASAN_OPTIONS"); o != nullptr && std::string(o).find("detect_leaks=0") != std::string::npos)
-    GTEST_FAIL() << "ASAN_OPTIONS turns leak detection off: " << o;
   EXPECT_EXIT(SeededLeak(), NotACleanExit, "ERROR: LeakSanitizer: detected memory leaks");
 #endif
 }
