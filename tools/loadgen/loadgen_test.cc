@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "framework/common/test_time_scale.h"
 #include "framework/load/http_test_server.h"
 #include "framework/process/child_process.h"
 #include "framework/process/port_file.h"
@@ -23,13 +24,20 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// A shared start `from_now` ahead, scaled for a slower (sanitizer) build: the head start covers the
+// workers' own start-up.
 std::int64_t UnixMsIn(milliseconds from_now) {
-  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch() + from_now)
+  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch() +
+                                                  Scaled(from_now))
       .count();
 }
 
+// The workers' generator-limited bar: the tool's default (10 ms), scaled for a slower build.
+std::string MaxDispatchLagFlag() { return "--max_dispatch_lag_ms=" + std::to_string(10 * TestTimeScale()); }
+
 process::ChildProcess StartWorker(const std::string& target, const std::string& dir, int worker, int workers,
-                                  double rate, double seconds, std::int64_t start_unix_ms, bool emit = false) {
+                                  double rate, double seconds, std::int64_t start_unix_ms, bool emit = false,
+                                  const std::string& lag_flag = MaxDispatchLagFlag()) {
   process::ChildOptions options;
   options.program = AFTERSHOCK_LOADGEN_PATH;
   options.args = {"run",
@@ -40,7 +48,8 @@ process::ChildProcess StartWorker(const std::string& target, const std::string& 
                   "--workers=" + std::to_string(workers),
                   "--start_unix_ms=" + std::to_string(start_unix_ms),
                   "--out=" + dir,
-                  "--latencies=" + dir + "/raw-" + std::to_string(worker) + ".txt"};
+                  "--latencies=" + dir + "/raw-" + std::to_string(worker) + ".txt",
+                  lag_flag};
   if (emit) options.args.push_back("--emit=stdout");
   options.log_path = dir + "/worker-" + std::to_string(worker) + ".log";
   return process::ChildProcess::Start(options);
@@ -236,7 +245,7 @@ PseudonymRun RunPseudonymWorkers(const std::string& dir, const std::vector<std::
     o.program = AFTERSHOCK_LOADGEN_PATH;
     o.args = {"run", "--kind=pseudonym", "--target=127.0.0.1:" + run.port, "--rate=100", "--seconds=2",
               "--worker=" + std::to_string(k), "--workers=2", "--start_unix_ms=" + std::to_string(start),
-              "--out=" + dir};
+              "--out=" + dir, MaxDispatchLagFlag()};
     o.log_path = dir + "/worker-" + std::to_string(k) + ".log";
     workers.push_back(process::ChildProcess::Start(o));
   }
@@ -334,6 +343,26 @@ TEST(LoadgenTest, AWorkersLedgerCutShortOrMissingMakesTheMergeRed) {
             std::string::npos) << run.report;
 }
 
+// --max_dispatch_lag_ms is the worker's generator-limited bar: a bar no real dispatch meets (1 ns)
+// makes the worker, and so the merged run, generator-limited; the same run under the scaled default
+// is not.
+TEST(LoadgenTest, TheDispatchLagBarDecidesGeneratorLimited) {
+  load::HttpTestServer server([](const load::HttpRequest&) { return load::TestReply{}; });
+  const process::ScratchDir strict = process::ScratchDir::Create("aftershock-loadgen-lag-strict");
+  const process::ScratchDir usual = process::ScratchDir::Create("aftershock-loadgen-lag-usual");
+  const std::int64_t start = UnixMsIn(milliseconds(800));
+  process::ChildProcess a = StartWorker(server.address(), strict.path(), 0, 1, 50, 1, start, false,
+                                        "--max_dispatch_lag_ms=0.000001");
+  process::ChildProcess b = StartWorker(server.address(), usual.path(), 0, 1, 50, 1, start);
+  ASSERT_EQ(a.Wait(std::chrono::seconds(30)), 0);
+  ASSERT_EQ(b.Wait(std::chrono::seconds(30)), 0);
+  const MergedRun red = MergeWorkerRun(strict.path(), 1, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
+  const MergedRun green = MergeWorkerRun(usual.path(), 1, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
+  EXPECT_TRUE(red.merged.generator_limited) << red.report;
+  EXPECT_NE(red.merged.reason.find("exceeds 0.000001 ms"), std::string::npos) << red.merged.reason;
+  EXPECT_FALSE(green.merged.generator_limited) << green.report;
+}
+
 TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-flags");
   auto run = [&](std::vector<std::string> args) {
@@ -384,6 +413,10 @@ TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
                               "--workers=1", soon, "--out=" + dir.path()});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("--kind: expected http or pseudonym, got 'grpc'"), std::string::npos) << text;
+  std::tie(code, text) = run({"run", "--target=127.0.0.1:1", "--rate=10", "--seconds=1", "--worker=0", "--workers=1",
+                              soon, "--out=" + dir.path(), "--max_dispatch_lag_ms=0"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--max_dispatch_lag_ms: expected a number > 0, got '0'"), std::string::npos) << text;
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--logs=" + dir.path() + "/no-such.log"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("--logs: cannot read '" + dir.path() + "/no-such.log'"), std::string::npos) << text;
