@@ -23,7 +23,7 @@ function(aftershock_proto_library target proto)
   # Generated code stays one file per TU in a unity build (CMAKE_UNITY_BUILD): protoc's files are not
   # written to be merged, and a proto library is two files anyway.
   set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
-  target_link_libraries(${target} PUBLIC PkgConfig::GRPCPP PkgConfig::PROTOBUF)
+  target_link_libraries(${target} PUBLIC gRPC::grpc++ protobuf::libprotobuf)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>)
   # What `cmake --install` copies next to the other headers (cmake/aftershock_install.cmake).
   set_target_properties(${target} PROPERTIES AFTERSHOCK_GENERATED_HEADERS "${hdrs}"
