@@ -20,7 +20,6 @@ set(selections "-L;^(cluster|resilience)$")
 if(NAMES)
   list(APPEND selections "-R;${NAMES}")
 endif()
-set(candidates "")  # each a JSON test object
 set(seen "")
 foreach(selection IN LISTS selections)
   if(selection MATCHES "^-")
