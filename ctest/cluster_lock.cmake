@@ -12,6 +12,17 @@ set(AFTERSHOCK_CLUSTER_LOCK aftershock-cluster CACHE INTERNAL "the CTest resourc
 # Tests that start a Prometheus + Alertmanager stack without the cluster label (a regex on test names).
 set(AFTERSHOCK_CLUSTER_LOCK_NAMES "^alerting\\.AlertingStackIntegration\\." CACHE INTERNAL "")
 
+# Under a sanitizer every process runs several times slower. A test that starts processes of its own
+# (a gRPC server, load workers) and bounds a time then misses its bound beside a cluster bring-up on a
+# 2-core machine (docs/sanitizers.md), so in a sanitizer build it takes the cluster's lock too; a plain
+# build runs it beside everything, as before. Empty, or `RESOURCE_LOCK <lock>` for a PROPERTIES list:
+#
+#   gtest_discover_tests(x PROPERTIES LABELS integration ${AFTERSHOCK_TIMED_TEST_LOCK})
+set(AFTERSHOCK_TIMED_TEST_LOCK "")
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
+  set(AFTERSHOCK_TIMED_TEST_LOCK RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+endif()
+
 function(aftershock_add_cluster_lock_check)
   set(check "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_cluster_lock.cmake")
   add_test(NAME ctest.cluster-lock-on-every-cluster-test
