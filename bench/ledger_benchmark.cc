@@ -1,7 +1,11 @@
 // The ledger's cost per promise: heap bytes held (so the exhaustive default bound can be sized
 // against memory) and recording time, in memory only and with the streamed ledger file.
 //
-//   build/bench/ledger_benchmark [--promises=720000] [--threads=4]
+//   build/bench/ledger_benchmark [--promises=720000] [--threads=4] [--bounded_promises=3000000]
+//
+// Then a bounded ledger as a soak holds it (capacity and fault_capacity 100,000, 5,000 promises a
+// second: a recent ring of 25,000), its heap at points up to --bounded_promises: once the reservoir
+// and the ring are full it should stay flat (docs/benchmarks.md, the soak).
 //
 // Keys and values have the reference target's shapes ("orig-<12 hex>-<n>" -> "ps-<16 chars>").
 // Figures are printed, not asserted: the machine is shared and noisy.
@@ -64,11 +68,29 @@ Figures Measure(std::size_t promises, int threads, const std::string& stream_pat
   return f;
 }
 
+// The bounded ledger's heap (MiB above the empty ledger) after each of `points` promises.
+std::vector<std::pair<std::size_t, double>> BoundedHeap(const std::vector<std::size_t>& points) {
+  const std::size_t before = HeapInUse();
+  std::vector<std::pair<std::size_t, double>> out;
+  PromiseLedger ledger(LedgerOptions{.capacity = 100000, .fault_capacity = 100000});
+  std::size_t i = 0;
+  for (const std::size_t point : points) {
+    for (; i < point; ++i) {
+      ledger.RecordAcknowledged(Promise{"orig-3f9c0a1b2d4e-" + std::to_string(i),
+                                        "ps-" + std::to_string(1000000000000000ULL + i),
+                                        1733040000000 + static_cast<std::int64_t>(i / 5)});
+    }
+    out.emplace_back(point, static_cast<double>(HeapInUse() - before) / (1024.0 * 1024.0));
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::size_t promises = 720000;
   int threads = 4;
+  std::size_t bounded_promises = 3000000;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -76,8 +98,11 @@ int main(int argc, char** argv) {
         promises = static_cast<std::size_t>(aftershock::bench::ParsePositiveInt("promises", arg.substr(11)));
       } else if (arg.rfind("--threads=", 0) == 0) {
         threads = aftershock::bench::ParsePositiveInt("threads", arg.substr(10));
+      } else if (arg.rfind("--bounded_promises=", 0) == 0) {
+        bounded_promises = static_cast<std::size_t>(aftershock::bench::ParsePositiveInt("bounded_promises", arg.substr(19)));
       } else {
-        throw aftershock::bench::FlagError("unknown flag '" + arg + "' (known: --promises=N, --threads=N)");
+        throw aftershock::bench::FlagError("unknown flag '" + arg +
+                                           "' (known: --promises=N, --threads=N, --bounded_promises=N)");
       }
     }
   } catch (const std::exception& e) {
@@ -94,5 +119,13 @@ int main(int argc, char** argv) {
               static_cast<double>(streamed.file_bytes) / static_cast<double>(promises));
   std::printf("heap for %zu promises: %.0f MiB\n", promises,
               memory.bytes_per_promise * static_cast<double>(promises) / (1024.0 * 1024.0));
+  std::vector<std::size_t> points;
+  for (const std::size_t p : {125000, 250000, 500000, 1000000, 2000000, 3000000, 5000000}) {
+    if (p < bounded_promises) points.push_back(p);
+  }
+  points.push_back(bounded_promises);
+  std::printf("\n## Bounded PromiseLedger (capacity 100000, fault_capacity 100000, 5000 promises a second: ring 25000)\n");
+  std::printf("| promises | heap MiB |\n|---:|---:|\n");
+  for (const auto& [n, mib] : BoundedHeap(points)) std::printf("| %zu | %.2f |\n", n, mib);
   return 0;
 }

@@ -18,6 +18,7 @@
 #include "framework/ledger/promise_ledger.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/load/rate_profile.h"
+#include "framework/metrics/load_timeline.h"
 
 namespace aftershock::bench {
 namespace {
@@ -101,6 +102,21 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << "soak: the most calls in flight after the warm-up: " << largest_burst
             << " (each holds ~13.6 KB; glibc keeps what a burst took, so RSS follows the highest burst)\n"
             << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
+  // What the run's timeline holds: every second stays (the run's record), so this is the part of the
+  // heap that grows with the run's length by design.
+  std::size_t histogram_bytes = 0;
+  std::size_t code_entries = 0;
+  for (const metrics::SecondBucket& s : result.timeline.seconds()) {
+    histogram_bytes += s.latency.MemoryBytes() + s.ok_latency.MemoryBytes() + s.dispatch_lag.MemoryBytes();
+    code_entries += s.failed_by_code.size();
+  }
+  const std::size_t n_seconds = result.timeline.seconds().size();
+  const std::size_t timeline_bytes = n_seconds * sizeof(metrics::SecondBucket) + histogram_bytes;
+  std::cout << "soak: timeline " << n_seconds << " seconds, " << Fixed(static_cast<double>(timeline_bytes) / 1024.0, 0)
+            << " KiB (" << (n_seconds > 0 ? timeline_bytes / n_seconds : 0) << " bytes a second: "
+            << sizeof(metrics::SecondBucket) << " of buckets, "
+            << (n_seconds > 0 ? histogram_bytes / n_seconds : 0) << " of compacted histograms; " << code_entries
+            << " failure-code entries)\n";
 }
 
 InFlightMemoryFit ProbeGrpcInFlightMemory(fixtures::PseudonymTarget& target, const std::string& server_address) {

@@ -97,12 +97,16 @@ void PromiseLedger::RecordAcknowledged(Promise promise) {
     }
     newest_ms_ = any_ ? std::max(newest_ms_, ms) : ms;
     any_ = true;
+    // The reservoir keeps a copy of its own rather than sharing the ring's: a shared promise is held
+    // once, and the share of recent promises also in the reservoir (capacity / n) falls as the run
+    // goes on, so shared storage would keep growing toward capacity + ring long after both are full.
+    // Copied only when chosen (always while the ledger is exhaustive, then capacity / n of them).
     if (reservoir_.size() < options_.capacity) {
-      reservoir_.push_back(entry);
+      reservoir_.push_back(std::make_shared<const Promise>(*entry));
     } else if (options_.capacity > 0) {
       std::uniform_int_distribution<std::uint64_t> pick(0, acknowledged_ - 1);
       const std::uint64_t j = pick(rng_);
-      if (j < options_.capacity) spill_reservoir = std::exchange(reservoir_[j], entry);
+      if (j < options_.capacity) spill_reservoir = std::exchange(reservoir_[j], std::make_shared<const Promise>(*entry));
     }
     bool handled = false;
     if (!spans_.empty() && InFaultSpanLocked(ms)) {

@@ -9,7 +9,7 @@
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
-#include "framework/common/test_time_scale.h"
+#include "framework/config/test_time_scale.h"
 #include "framework/process/scratch_dir.h"
 #include "framework/request_proxy/internal/delay_pairs.h"
 #include "framework/request_proxy/request_proxy_process.h"
@@ -180,8 +180,8 @@ TEST_F(GrpcFaultProxyTest, DelaysWithin5Ms) {
               "delay_response median %.2f ms (no rule %.2f ms, added %.2f ms)\n",
               request.delayed_ms, request.base_ms, request.added_ms, response.delayed_ms, response.base_ms,
               response.added_ms);
-  EXPECT_LE(std::abs(request.added_ms - 50.0), 5.0 * TestTimeScale());  // scaled for a slower (sanitizer) build
-  EXPECT_LE(std::abs(response.added_ms - 50.0), 5.0 * TestTimeScale());  // scaled for a slower (sanitizer) build
+  EXPECT_LE(std::abs(request.added_ms - 50.0), 5.0 * config::TestTimeScale());  // scaled for a slower (sanitizer) build
+  EXPECT_LE(std::abs(response.added_ms - 50.0), 5.0 * config::TestTimeScale());  // scaled for a slower (sanitizer) build
   EXPECT_GE(request.delayed_ms, 50.0);
   EXPECT_GE(response.delayed_ms, 50.0);
 }

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "framework/common/test_time_scale.h"
+#include "framework/config/test_time_scale.h"
 #include "framework/load/http_test_server.h"
 #include "framework/net/http_exchange.h"
 #include "framework/request_proxy/control_server.h"
@@ -72,7 +72,7 @@ class HttpFaultProxyTest : public ::testing::Test {
     const internal::DelayMedians m = MeasureDelay(21);
     std::printf("%s %.0f ms: median %.2f ms, no rule %.2f ms, added %.2f ms (median over pairs)\n", what, ms,
                 m.delayed_ms, m.base_ms, m.added_ms);
-    EXPECT_LE(std::abs(m.added_ms - ms), 5.0 * TestTimeScale());  // scaled for a slower (sanitizer) build
+    EXPECT_LE(std::abs(m.added_ms - ms), 5.0 * config::TestTimeScale());  // scaled for a slower (sanitizer) build
     EXPECT_GE(m.delayed_ms, ms);
   }
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "framework/common/test_time_scale.h"
+#include "framework/config/test_time_scale.h"
 #include "framework/load/http_test_server.h"
 #include "framework/process/child_process.h"
 #include "framework/process/port_file.h"
@@ -28,12 +28,12 @@ using std::chrono::milliseconds;
 // workers' own start-up.
 std::int64_t UnixMsIn(milliseconds from_now) {
   return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch() +
-                                                  Scaled(from_now))
+                                                  config::Scaled(from_now))
       .count();
 }
 
 // The workers' generator-limited bar: the tool's default (10 ms), scaled for a slower build.
-std::string MaxDispatchLagFlag() { return "--max_dispatch_lag_ms=" + std::to_string(10 * TestTimeScale()); }
+std::string MaxDispatchLagFlag() { return "--max_dispatch_lag_ms=" + std::to_string(10 * config::TestTimeScale()); }
 
 process::ChildProcess StartWorker(const std::string& target, const std::string& dir, int worker, int workers,
                                   double rate, double seconds, std::int64_t start_unix_ms, bool emit = false,

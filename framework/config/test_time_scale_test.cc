@@ -1,4 +1,4 @@
-#include "framework/common/test_time_scale.h"
+#include "framework/config/test_time_scale.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace aftershock {
+namespace aftershock::config {
 namespace {
 
 TEST(TestTimeScaleTest, UnsetOrEmptyIsOne) {
@@ -21,7 +21,7 @@ TEST(TestTimeScaleTest, AcceptsNumbersFromOneToAHundred) {
 }
 
 TEST(TestTimeScaleTest, RefusesAnythingElseNamingTheVariable) {
-  for (const char* bad : {"0", "0.5", "-3", "101", "fast", "5x", " 5", "nan", "inf"}) {
+  for (const char* bad : {"0", "0.5", "-3", "101", "fast", "5x", " 5", "5 ", "nan", "inf", "0x10"}) {
     try {
       ParseTestTimeScale(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -39,4 +39,4 @@ TEST(TestTimeScaleTest, ScaledMultipliesADuration) {
 }
 
 }  // namespace
-}  // namespace aftershock
+}  // namespace aftershock::config
