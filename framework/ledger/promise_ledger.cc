@@ -97,12 +97,14 @@ void PromiseLedger::RecordAcknowledged(Promise promise) {
     }
     newest_ms_ = any_ ? std::max(newest_ms_, ms) : ms;
     any_ = true;
-    // The reservoir keeps a copy of its own rather than sharing the ring's: a shared promise is held
-    // once, and the share of recent promises also in the reservoir (capacity / n) falls as the run
-    // goes on, so shared storage would keep growing toward capacity + ring long after both are full.
-    // Copied only when chosen (always while the ledger is exhaustive, then capacity / n of them).
+    // Once full, the reservoir takes a copy of its own rather than sharing the ring's promise. Shared,
+    // a recent promise the reservoir also holds is stored once, and as that share (capacity / n)
+    // falls the ledger's memory would keep creeping toward capacity + ring long after both are
+    // full; unshared, it is capacity + ring one fault window after the reservoir filled, and stays
+    // there. Only capacity / n of the promises are copied; while the ledger is exhaustive (the
+    // filling phase) the two share, so an exhaustive ledger holds each promise once.
     if (reservoir_.size() < options_.capacity) {
-      reservoir_.push_back(std::make_shared<const Promise>(*entry));
+      reservoir_.push_back(entry);
     } else if (options_.capacity > 0) {
       std::uniform_int_distribution<std::uint64_t> pick(0, acknowledged_ - 1);
       const std::uint64_t j = pick(rng_);

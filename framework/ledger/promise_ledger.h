@@ -13,8 +13,8 @@
 // Promises with attributes (promise.h) are also counted per attribute value.
 //
 // Thread-safe; meant to be called from many completion threads. The critical section is a few
-// pointer moves, one random draw and, for a promise the reservoir takes, one copy: the reservoir and
-// the recent ring hold separate copies, so once both are full the ledger's memory stays flat.
+// pointer moves, one random draw and, for a promise a full reservoir takes, one copy (so that once
+// the reservoir and the recent ring are full, the ledger's memory stays flat).
 //
 //   PromiseLedger ledger(LedgerOptions{.capacity = 2000, .seed = 7});
 //   ledger.RecordAcknowledged({.key = "alice", .value = "p-17", .unix_ms = now_ms});
