@@ -104,18 +104,23 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
   // What the run's timeline holds: every second stays (the run's record), so this is the part of the
   // heap that grows with the run's length by design.
-  std::size_t histogram_bytes = 0;
+  std::size_t latency_bytes = 0, ok_bytes = 0, lag_bytes = 0;
   std::size_t code_entries = 0;
   for (const metrics::SecondBucket& s : result.timeline.seconds()) {
-    histogram_bytes += s.latency.MemoryBytes() + s.ok_latency.MemoryBytes() + s.dispatch_lag.MemoryBytes();
+    latency_bytes += s.latency.MemoryBytes();
+    ok_bytes += s.ok_latency.MemoryBytes();
+    lag_bytes += s.dispatch_lag.MemoryBytes();
     code_entries += s.failed_by_code.size();
   }
+  const std::size_t histogram_bytes = latency_bytes + ok_bytes + lag_bytes;
   const std::size_t n_seconds = result.timeline.seconds().size();
   const std::size_t timeline_bytes = n_seconds * sizeof(metrics::SecondBucket) + histogram_bytes;
   std::cout << "soak: timeline " << n_seconds << " seconds, " << Fixed(static_cast<double>(timeline_bytes) / 1024.0, 0)
             << " KiB (" << (n_seconds > 0 ? timeline_bytes / n_seconds : 0) << " bytes a second: "
             << sizeof(metrics::SecondBucket) << " of buckets, "
-            << (n_seconds > 0 ? histogram_bytes / n_seconds : 0) << " of compacted histograms; " << code_entries
+            << (n_seconds > 0 ? histogram_bytes / n_seconds : 0) << " of compacted histograms (latency "
+            << (n_seconds > 0 ? latency_bytes / n_seconds : 0) << ", ok latency " << (n_seconds > 0 ? ok_bytes / n_seconds : 0)
+            << ", dispatch lag " << (n_seconds > 0 ? lag_bytes / n_seconds : 0) << "); " << code_entries
             << " failure-code entries)\n";
 }
 

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,22 @@ std::uint64_t ReadVarint(const std::uint8_t* in, std::size_t& pos) {
   }
 }
 
+// One packed bucket: the varint (count << 1 | gap), then, when gap is 1, the varint (delta - 2) of a
+// bucket index more than one above the previous. A histogram of a busy second uses long runs of
+// neighbouring buckets with small counts, so most buckets take one byte (two with a separate delta).
+void AppendPackedBucket(int delta, std::uint64_t count, std::vector<std::uint8_t>& out) {
+  const bool gap = delta != 1;
+  AppendVarint(count << 1 | (gap ? 1 : 0), out);
+  if (gap) AppendVarint(static_cast<std::uint64_t>(delta - 2), out);
+}
+
+// Reads the bucket after `bucket` (advanced to it) and returns its count.
+std::uint64_t ReadPackedBucket(const std::uint8_t* in, std::size_t& pos, int& bucket) {
+  const std::uint64_t head = ReadVarint(in, pos);
+  bucket += (head & 1) != 0 ? static_cast<int>(ReadVarint(in, pos)) + 2 : 1;
+  return head >> 1;
+}
+
 }  // namespace
 
 template <typename Visit>
@@ -68,8 +85,8 @@ void LatencyHistogram::ForEachBucket(Visit visit) const {
     const std::uint8_t* bytes = packed();
     int bucket = -1;
     for (std::size_t pos = 0; pos < packed_bytes_;) {
-      bucket += static_cast<int>(ReadVarint(bytes, pos));
-      if (visit(bucket, ReadVarint(bytes, pos))) return;
+      const std::uint64_t count = ReadPackedBucket(bytes, pos, bucket);
+      if (visit(bucket, count)) return;
     }
     return;
   }
@@ -83,12 +100,17 @@ void LatencyHistogram::Compact() {
   std::vector<std::uint8_t> bytes;
   bytes.reserve(256);
   int previous = -1;
+  bool fits = true;
   ForEachBucket([&](int bucket, std::uint64_t count) {
-    AppendVarint(static_cast<std::uint64_t>(bucket - previous), bytes);
-    AppendVarint(count, bytes);
+    if (count > (std::numeric_limits<std::uint64_t>::max() >> 1)) {
+      fits = false;  // the packed head is count << 1
+      return true;
+    }
+    AppendPackedBucket(bucket - previous, count, bytes);
     previous = bucket;
     return false;
   });
+  if (!fits) return;  // stays dense: a bucket of 2^63 calls or more cannot be packed
   // An exact-size vector (capacity == size) whose words carry the bytes, zero-padded.
   std::vector<std::uint64_t> words((bytes.size() + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t), 0);
   std::memcpy(words.data(), bytes.data(), bytes.size());
@@ -107,8 +129,8 @@ void LatencyHistogram::Expand() {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(words.data());
   int bucket = -1;
   for (std::size_t pos = 0; pos < size;) {
-    bucket += static_cast<int>(ReadVarint(bytes, pos));
-    counts_[static_cast<std::size_t>(bucket - window_begin_)] = ReadVarint(bytes, pos);
+    const std::uint64_t count = ReadPackedBucket(bytes, pos, bucket);
+    counts_[static_cast<std::size_t>(bucket - window_begin_)] = count;
   }
 }
 

@@ -6,7 +6,7 @@
 // reports the true maximum). The bucket counts cover only the window of buckets actually used, so an
 // empty histogram allocates nothing and a full one stays under 40 KiB: we keep one per run second.
 // A histogram that will not be written again can be Compact()ed: only its nonzero buckets stay, as
-// packed bytes (a few bytes per used bucket instead of 8 per bucket of the window). Every query
+// packed bytes (about one byte per used bucket instead of 8 per bucket of the window). Every query
 // answers exactly as before, and a later Record() or Merge() into it expands it first, so a caller
 // cannot get compaction wrong, only pay for it. Not thread-safe: callers lock.
 //
@@ -42,9 +42,10 @@ class LatencyHistogram {
   void Merge(const LatencyHistogram& other);
   void Reset();  // back to empty, releasing the bucket memory
 
-  // Keeps only the nonzero buckets, packed as varint (index delta, count) pairs; min, max, count and
-  // sum stay as they are. Queries, ToBuckets, Merge as a source and == answer exactly as before.
-  // No-op when empty or already compact.
+  // Keeps only the nonzero buckets, packed (about one byte a bucket where used buckets are
+  // neighbours with small counts); min, max, count and sum stay as they are. Queries, ToBuckets,
+  // Merge as a source and == answer exactly as before. No-op when empty or already compact (or in
+  // the unreal case of a bucket holding 2^63 calls or more).
   void Compact();
   bool is_compact() const { return packed_bytes_ != 0; }
 
@@ -92,9 +93,9 @@ class LatencyHistogram {
   // always the 32-aligned cover of the lowest and highest bucket used (the buckets of min_ and
   // max_), so two histograms holding the same calls are equal, and Expand() restores exactly the
   // window Compact() dropped.
-  // Compact: counts_'s words hold packed_bytes_ bytes (zero-padded to a whole word) of varints,
-  // (bucket - previous bucket, count) per nonzero bucket, the first's previous taken as -1; and
-  // window_begin_ is 0. Sharing the vector keeps sizeof(LatencyHistogram) as it was.
+  // Compact: counts_'s words hold packed_bytes_ bytes (zero-padded to a whole word) of varints, per
+  // nonzero bucket (count << 1 | gap), followed when gap is 1 by (bucket - previous bucket - 2), the
+  // first's previous taken as -1 (gap 0: the bucket right after the previous); window_begin_ is 0. Sharing the vector keeps sizeof(LatencyHistogram) as it was.
   std::vector<std::uint64_t> counts_;
   int window_begin_ = 0;
   std::uint32_t packed_bytes_ = 0;

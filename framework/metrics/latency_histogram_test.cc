@@ -263,6 +263,31 @@ TEST(LatencyHistogramCompactTest, SmallAndEdgeHistogramsCompactExactly) {
   }
 }
 
+TEST(LatencyHistogramCompactTest, NeighbouringBucketsWithSmallCountsTakeOneByteEach) {
+  // Values below 256 ns have a bucket each: 256 neighbours, counts up to 63 fit one byte.
+  LatencyHistogram run;
+  for (std::int64_t v = 0; v < 256; ++v) run.Record(v, 1 + static_cast<std::uint64_t>(v % 63));
+  LatencyHistogram compact = run;
+  compact.Compact();
+  EXPECT_EQ(compact.MemoryBytes(), 256u);
+  ExpectSameAnswers(compact, run);
+  // Gaps, a large count and one too large to pack: each still answers exactly.
+  LatencyHistogram sparse;
+  sparse.Record(3);
+  sparse.Record(1 * kMs, std::uint64_t{1} << 40);
+  sparse.Record(100 * kHour, 64);
+  LatencyHistogram packed = sparse;
+  packed.Compact();
+  EXPECT_TRUE(packed.is_compact());
+  ExpectSameAnswers(packed, sparse);
+  LatencyHistogram huge;
+  huge.Record(1 * kMs, std::uint64_t{1} << 63);
+  LatencyHistogram stays = huge;
+  stays.Compact();
+  EXPECT_FALSE(stays.is_compact());
+  ExpectSameAnswers(stays, huge);
+}
+
 TEST(LatencyHistogramCompactTest, RecordAndMergeIntoACompactHistogramExpandItFirst) {
   const LatencyHistogram a = RunSecondLike(4);
   const LatencyHistogram b = RunSecondLike(5);
