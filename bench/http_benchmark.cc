@@ -388,13 +388,18 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
                  "the intended send time.\n";
   }
 
-  const RunnerRow* best_held = nullptr;
+  // Issue 12's held rate: held there and at every lower rate (HighestRateHeldThroughout).
+  std::vector<double> row_rates;
+  std::vector<bool> row_held;
   for (const RunnerRow& r : rows) {
-    if (r.held && (!best_held || r.rate > best_held->rate)) best_held = &r;
+    row_rates.push_back(r.rate);
+    row_held.push_back(r.held);
   }
+  const auto held_index = HighestRateHeldThroughout(row_rates, row_held);
+  const RunnerRow* best_held = held_index ? &rows[*held_index] : nullptr;
   const bool have_wrk = wrk && wrk->ran && wrk->req_per_second > 0;
   std::cout << "\n## Summary\n\n"
-            << "highest rate the runner held (" << kHeldRule << "): ";
+            << "highest rate the runner held, and held at every lower rate (" << kHeldRule << "): ";
   if (!best_held) {
     std::cout << "none";
   } else {
@@ -407,16 +412,11 @@ void PrintReport(const BenchFlags& flags, const std::vector<RunnerRow>& rows, co
   }
   std::cout << "\n";
   // A shared machine makes single rows noisy: a low rate can miss the bar while a higher one holds.
-  std::vector<const RunnerRow*> by_rate;
-  for (const RunnerRow& r : rows) by_rate.push_back(&r);
-  std::sort(by_rate.begin(), by_rate.end(), [](const RunnerRow* a, const RunnerRow* b) { return a->rate < b->rate; });
-  const RunnerRow* best_run = nullptr;  // held, and so was every lower rate
-  for (const RunnerRow* r : by_rate) {
-    if (!r->held) break;
-    best_run = r;
+  for (const RunnerRow& r : rows) {
+    if (r.held && (!best_held || r.rate > best_held->rate)) {
+      std::cout << "note: " << Fixed(r.rate, 0) << " req/s held, but a lower rate did not: it does not count as held\n";
+    }
   }
-  std::cout << "highest rate held with every lower rate held too: "
-            << (best_run ? Fixed(best_run->rate, 0) + " req/s" : std::string("none")) << "\n";
   if (best_held && best_held->rate == *std::max_element(flags.rates.begin(), flags.rates.end())) {
     std::cout << "note: the highest rate tried was held; the runner's limit lies above it (try higher --rates).\n";
   }

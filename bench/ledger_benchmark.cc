@@ -31,6 +31,12 @@ using aftershock::ledger::PromiseLedger;
 // bench_support's: the sanitizers' allocators too, where glibc's mallinfo2 reads nothing.
 std::size_t HeapInUse() { return aftershock::bench::HeapBytesInUse(); }
 
+// Promise `i` with the reference target's shapes, acknowledged `ms` milliseconds into the run.
+Promise ReferencePromise(std::size_t i, std::int64_t ms) {
+  return Promise{"orig-3f9c0a1b2d4e-" + std::to_string(i), "ps-" + std::to_string(1000000000000000ULL + i),
+                 1733040000000 + ms};
+}
+
 struct Figures {
   double bytes_per_promise = 0;
   double ns_per_record = 0;
@@ -48,9 +54,7 @@ Figures Measure(std::size_t promises, int threads, const std::string& stream_pat
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         for (std::size_t i = static_cast<std::size_t>(t); i < promises; i += static_cast<std::size_t>(threads)) {
-          ledger.RecordAcknowledged(Promise{"orig-3f9c0a1b2d4e-" + std::to_string(i),
-                                            "ps-" + std::to_string(1000000000000000ULL + i),
-                                            1733040000000 + static_cast<std::int64_t>(i) * 5});  // 200 a second
+          ledger.RecordAcknowledged(ReferencePromise(i, static_cast<std::int64_t>(i) * 5));  // 200 a second
         }
       });
     }
@@ -76,9 +80,7 @@ std::vector<std::pair<std::size_t, double>> BoundedHeap(const std::vector<std::s
   std::size_t i = 0;
   for (const std::size_t point : points) {
     for (; i < point; ++i) {
-      ledger.RecordAcknowledged(Promise{"orig-3f9c0a1b2d4e-" + std::to_string(i),
-                                        "ps-" + std::to_string(1000000000000000ULL + i),
-                                        1733040000000 + static_cast<std::int64_t>(i / 5)});
+      ledger.RecordAcknowledged(ReferencePromise(i, static_cast<std::int64_t>(i / 5)));  // 5000 a second
     }
     out.emplace_back(point, static_cast<double>(HeapInUse() - before) / (1024.0 * 1024.0));
   }

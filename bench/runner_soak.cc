@@ -115,13 +115,12 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
   const std::size_t histogram_bytes = latency_bytes + ok_bytes + lag_bytes;
   const std::size_t n_seconds = result.timeline.seconds().size();
   const std::size_t timeline_bytes = n_seconds * sizeof(metrics::SecondBucket) + histogram_bytes;
+  const auto per_second = [n_seconds](std::size_t bytes) { return n_seconds > 0 ? bytes / n_seconds : 0; };
   std::cout << "soak: timeline " << n_seconds << " seconds, " << Fixed(static_cast<double>(timeline_bytes) / 1024.0, 0)
-            << " KiB (" << (n_seconds > 0 ? timeline_bytes / n_seconds : 0) << " bytes a second: "
-            << sizeof(metrics::SecondBucket) << " of buckets, "
-            << (n_seconds > 0 ? histogram_bytes / n_seconds : 0) << " of compacted histograms (latency "
-            << (n_seconds > 0 ? latency_bytes / n_seconds : 0) << ", ok latency " << (n_seconds > 0 ? ok_bytes / n_seconds : 0)
-            << ", dispatch lag " << (n_seconds > 0 ? lag_bytes / n_seconds : 0) << "); " << code_entries
-            << " failure-code entries)\n";
+            << " KiB (" << per_second(timeline_bytes) << " bytes a second: " << sizeof(metrics::SecondBucket)
+            << " of buckets, " << per_second(histogram_bytes) << " of compacted histograms (latency "
+            << per_second(latency_bytes) << ", ok latency " << per_second(ok_bytes) << ", dispatch lag "
+            << per_second(lag_bytes) << "); " << code_entries << " failure-code entries)\n";
 }
 
 InFlightMemoryFit ProbeGrpcInFlightMemory(fixtures::PseudonymTarget& target, const std::string& server_address) {

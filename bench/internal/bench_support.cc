@@ -90,6 +90,22 @@ bool ScheduleHeld(const HeldFigures& f) {
          f.achieved_rate / f.rate >= kHeldAchievedRatio && f.lag_p99_ms < kHeldLagP99Ms;
 }
 
+std::optional<std::size_t> HighestRateHeldThroughout(const std::vector<double>& rates, const std::vector<bool>& held) {
+  if (rates.size() != held.size()) {
+    throw std::invalid_argument("HighestRateHeldThroughout: " + std::to_string(rates.size()) + " rates but " +
+                                std::to_string(held.size()) + " verdicts");
+  }
+  std::vector<std::size_t> order(rates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rates[a] < rates[b]; });
+  std::optional<std::size_t> best;
+  for (const std::size_t i : order) {
+    if (!held[i]) break;
+    best = i;
+  }
+  return best;
+}
+
 InFlightMemoryFit FitHeapPerCall(const std::vector<std::pair<double, double>>& points) {
   InFlightMemoryFit fit;
   fit.samples = points.size();

@@ -77,6 +77,12 @@ bool ScheduleHeld(const RunResult& result, double rate) {
                                   .generator_limited = result.health.generator_limited,
                                   .cut_off = result.interrupted});
 }
+// Issue 12's "highest rate held": the schedule must hold at every rate up to it, so this is the
+// highest rate that held with every lower rate held too, not merely the highest row that held (on
+// a busy machine a low rate can miss the bar while a higher one makes it). `held[i]` says whether
+// `rates[i]` held; the rates may come in any order. The index of that rate, or nullopt when the
+// lowest rate did not hold (or there are no rates).
+std::optional<std::size_t> HighestRateHeldThroughout(const std::vector<double>& rates, const std::vector<bool>& held);
 
 // `value` with exactly `decimals` decimals ("%.*f").
 std::string Fixed(double value, int decimals);

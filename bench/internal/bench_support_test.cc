@@ -115,6 +115,16 @@ TEST(BenchSupportTest, ScheduleHeldIsIssueTwelvesBarAndEachConditionBreaksIt) {
   EXPECT_FALSE(ScheduleHeld(f));
 }
 
+TEST(BenchSupportTest, HighestRateHeldThroughoutStopsAtTheFirstRateThatDidNotHold) {
+  // In rate order: 1000 held, 5000 did not, 10000 held: the goal's rate is 1000, not 10000.
+  EXPECT_EQ(HighestRateHeldThroughout({10000, 1000, 5000}, {true, true, false}), std::optional<std::size_t>(1));
+  EXPECT_EQ(HighestRateHeldThroughout({1000, 5000, 10000}, {true, true, true}), std::optional<std::size_t>(2));
+  EXPECT_EQ(HighestRateHeldThroughout({1000, 5000, 10000}, {true, true, false}), std::optional<std::size_t>(1));
+  EXPECT_EQ(HighestRateHeldThroughout({1000, 5000}, {false, true}), std::nullopt);
+  EXPECT_EQ(HighestRateHeldThroughout({}, {}), std::nullopt);
+  EXPECT_THROW(HighestRateHeldThroughout({1000}, {}), std::invalid_argument);
+}
+
 TEST(BenchSupportTest, HeapPerCallIsTheLeastSquaresSlope) {
   // heap = 1 MB + 3808 bytes per call in flight, exactly: the slope comes back.
   std::vector<std::pair<double, double>> points;

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "absl/synchronization/mutex.h"
+
 namespace aftershock::load {
 
 struct InFlightCall {
@@ -79,6 +81,7 @@ RunnerProgress OpenModelRunner::Progress() const {
 RunResult OpenModelRunner::Run() {
   // A 1 us timer slack keeps sleep_until close to the schedule (the default is 50 us).
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  if (!options_.abseil_deadlock_detection) absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const double cpu_before = CpuSeconds();
   const auto& stages = options_.profile.stages();
   RunResult result;

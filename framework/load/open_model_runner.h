@@ -89,6 +89,12 @@ struct RunnerOptions {
   // Changes no figure; false keeps every second in its dense form, as before (the soak benchmark's
   // comparison run).
   bool compact_final_seconds = true;
+  // An abseil built without NDEBUG (Debian's) records the order in which every absl::Mutex is taken
+  // in one global graph, to report lock-order inversions; gRPC takes several per call, and perf put
+  // that bookkeeping at 2-5 % of the generator's CPU. Run() switches it off for the whole process
+  // (absl::SetMutexDeadlockDetectionMode(kIgnore)) unless this is true, and leaves it off: turning
+  // it back on while mutexes are held would report orders it never saw.
+  bool abseil_deadlock_detection = false;
 };
 
 struct RunResult {

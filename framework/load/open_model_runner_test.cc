@@ -1,8 +1,12 @@
 #include "framework/load/open_model_runner.h"
 
 #include <gtest/gtest.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <sstream>
@@ -11,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "framework/load/internal/retry_timer.h"
 
 namespace aftershock::load {
@@ -500,6 +505,65 @@ TEST(OpenModelRunnerTest, FinishedSecondsAreCompactedAndAStragglerStillCountsExa
   metrics::WriteLoadTimelineCsv(r.timeline, compact_csv);
   metrics::WriteLoadTimelineCsv(dense, dense_csv);
   EXPECT_EQ(compact_csv.str(), dense_csv.str());
+}
+
+// Takes two fresh absl::Mutexes in both orders: an abseil that tracks lock order reports the second
+// order as a potential deadlock, and aborts in kAbort mode.
+void InvertLockOrder() {
+  absl::Mutex a, b;
+  {
+    absl::MutexLock la(&a);
+    absl::MutexLock lb(&b);
+  }
+  {
+    absl::MutexLock lb(&b);
+    absl::MutexLock la(&a);
+  }
+}
+
+// Whether this process's abseil tracks lock order at all (a build without NDEBUG, as Debian's), seen
+// in a forked child so that this process's mode stays as it was.
+bool AbseilTracksLockOrder() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kAbort);
+    InvertLockOrder();
+    _exit(0);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return false;
+  return WIFSIGNALED(status);
+}
+
+void RunBriefly(bool abseil_deadlock_detection) {
+  RunClock clock = RunClock::StartNow();
+  FakeAsyncWorkload w(clock, [](auto, int, auto) { return FakeAsyncWorkload::Answer{}; });
+  RunnerOptions options = Options(100, 0.1);
+  options.abseil_deadlock_detection = abseil_deadlock_detection;
+  OpenModelRunner runner(w, std::move(options), clock);
+  if (runner.Run().ok != 10) std::_Exit(3);
+}
+
+TEST(OpenModelRunnerTest, RunTurnsAbseilsLockOrderTrackingOffUnlessAsked) {
+  if (!AbseilTracksLockOrder()) GTEST_SKIP() << "this abseil does not track lock order (built with NDEBUG)";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // Red side first: asked to keep it, the runner leaves the tracking on, and an inversion aborts.
+  EXPECT_DEATH(
+      {
+        absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kAbort);
+        RunBriefly(/*abseil_deadlock_detection=*/true);
+        InvertLockOrder();
+      },
+      "deadlock");
+  // By default the run switches it off for the process: the same inversion passes.
+  EXPECT_EXIT(
+      {
+        absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kAbort);
+        RunBriefly(/*abseil_deadlock_detection=*/false);
+        InvertLockOrder();
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
