@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "absl/synchronization/mutex.h"
+#include "framework/load/internal/coalesce_window.h"
 
 namespace aftershock::load {
 
@@ -86,7 +88,9 @@ RunResult OpenModelRunner::Run() {
   const auto& stages = options_.profile.stages();
   RunResult result;
   RateProfile::Cursor cursor = options_.profile.Begin(options_.shard, options_.shard_count);
-  Arrival arrival;
+  // One arrival of lookahead: the coalescing window applies only when the next one falls inside it.
+  Arrival arrival, next;
+  bool have_next = cursor.Next(next);
   std::uint64_t scheduled = 0, handled = 0;
   Clock::time_point last_dispatch = clock_.start();
   Clock::time_point last_deadline = clock_.start();
@@ -99,13 +103,17 @@ RunResult OpenModelRunner::Run() {
     result.stop_seen_ns = clock_.Since(Clock::now()).count();
     return true;
   };
-  while (cursor.Next(arrival)) {
+  while (have_next) {
+    arrival = next;
+    have_next = cursor.Next(next);
     ++scheduled;
     if (stop_now()) {
       result.interrupted = true;
       break;
     }
     const Clock::time_point target = start + arrival.offset;
+    const auto window = internal::CoalesceWindow(options_.dispatch_coalesce, arrival.offset,
+                                                 have_next ? std::optional(next.offset) : std::nullopt);
     Clock::time_point now = Clock::now();
     // Long gaps are waited in slices so an interrupt is seen within ~100 ms.
     if (polled_ && now >= target) workload_.PollCompletionsUntil(now);  // due already: what is ready
@@ -114,7 +122,7 @@ RunResult OpenModelRunner::Run() {
         WaitUntil(now + kPollSlice);
         if (stop_now()) break;
       } else {
-        WaitUntil(target + options_.dispatch_coalesce);
+        WaitUntil(target + window);
       }
       now = Clock::now();
     }

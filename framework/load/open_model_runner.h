@@ -65,7 +65,9 @@ struct RunnerOptions {
   // up to this late (each one's lag is recorded, and its latency counts from its intended time as
   // always). A window of a few hundred microseconds lets one wake-up serve several arrivals at
   // rates of thousands a second (on a VM each wake-up costs tens of microseconds of CPU across the
-  // generator, the kernel and the server); 0 wakes for every arrival.
+  // generator, the kernel and the server); 0 wakes for every arrival. The window is used only where
+  // the arrival after the one slept for falls inside it (internal/coalesce_window.h): at rates
+  // whose gap is longer, waiting would add lag and save no wake-up, so there it wakes on time.
   std::chrono::microseconds dispatch_coalesce{0};
   // For a workload polled by the dispatcher (Workload::PolledByDispatcher): its poll is asked to
   // return this long before the next arrival is due, and a precise sleep covers the rest, because a
