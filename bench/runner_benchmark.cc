@@ -76,6 +76,7 @@ struct BenchFlags {
   double soak_rate = 5000;
   double soak_warmup_seconds = 60;
   bool soak_compact = true;  // RunnerOptions::compact_final_seconds in the soak
+  int soak_release_pileup = 256;  // RunnerOptions::release_memory_after_pileup in the soak
   bool inflight_probe = true;  // heap bytes per gRPC call in flight
   bool abseil_deadlock_detection = false;  // RunnerOptions::abseil_deadlock_detection
   bool help = false;
@@ -99,6 +100,8 @@ constexpr char kUsage[] =
     "  --soak_rate=R          the soak run's rate (default 5000)\n"
     "  --soak_warmup_seconds=S  RSS is compared from this point of the soak on (default 60)\n"
     "  --soak_compact=BOOL    compact the soak's finished seconds (default true; false: the dense timeline, to compare)\n"
+    "  --soak_release_pileup=N  return a drained pile-up's memory after a rise of N calls in flight (default 256,\n"
+    "                         the runner's; 0: never, to compare)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
     "  --inflight_probe=BOOL  measure the heap bytes per gRPC call in flight (default true)\n"
     "  --abseil_deadlock_detection=BOOL  leave abseil's lock-order tracking on for the whole process, the\n"
@@ -144,6 +147,9 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
     else if (name == "soak_warmup_seconds") f.soak_warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_compact") f.soak_compact = ParseBool(name, value);
+    else if (name == "soak_release_pileup") {
+      f.soak_release_pileup = value == "0" ? 0 : ParsePositiveInt(name, value);
+    }
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;
@@ -577,7 +583,8 @@ int Main(int argc, char** argv) {
 
   if (flags.soak_seconds > 0) {
     RunSoak({.seconds = flags.soak_seconds, .rate = flags.soak_rate, .warmup_seconds = flags.soak_warmup_seconds,
-             .coalesce_us = flags.coalesce_us, .compact = flags.soak_compact},
+             .coalesce_us = flags.coalesce_us, .compact = flags.soak_compact,
+             .release_memory_after_pileup = flags.soak_release_pileup},
             target);
   }
 

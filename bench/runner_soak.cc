@@ -48,12 +48,17 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
   options.max_in_flight = 100000;
   options.dispatch_coalesce = std::chrono::microseconds(soak.coalesce_us);
   options.compact_final_seconds = soak.compact;
+  options.release_memory_after_pileup = soak.release_memory_after_pileup;
+  const int options_pileup = options.release_memory_after_pileup;
   load::OpenModelRunner runner(*workload, std::move(options), clock);
   std::cout << "\n## Soak: " << Fixed(soak.rate, 0) << " calls/s for " << Fixed(soak.seconds, 0)
             << " s (timeline" << (soak.compact ? "" : " NOT compacted")
             << ", ledger of 100000 in memory + the streamed file; peak in flight: the highest of the 100 ms samples"
-               " since the row before; heap: bytes the allocator has handed out)\n\n"
-               "| t s | RSS MiB | heap MiB | in flight | peak in flight |\n|---:|---:|---:|---:|---:|\n"
+               " since the row before; heap: bytes the allocator has handed out; lag and latency max: of the calls intended"
+               " in this second and the one before, answered so far: a burst whose lag is small was the server's or"
+               " the host's, one whose lag is as long as the burst was the generator's)\n\n"
+               "| t s | RSS MiB | heap MiB | in flight | peak in flight | lag max ms | latency max ms |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|\n"
             << std::flush;
   std::atomic<bool> done{false};
   std::vector<std::pair<double, double>> samples;  // (t, MiB)
@@ -70,9 +75,11 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
       const std::int64_t in_flight = runner.Progress().in_flight;
       peak_in_flight = std::max(peak_in_flight, in_flight);
       if (i % 10 == 0) {
+        const metrics::SecondBucket recent = runner.Recent(2);
         std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | "
                   << Fixed(static_cast<double>(HeapBytesInUse()) / (1024.0 * 1024.0), 1) << " | " << in_flight << " | "
-                  << peak_in_flight << " |\n"
+                  << peak_in_flight << " | " << Fixed(static_cast<double>(recent.dispatch_lag.Max()) / 1e6, 1) << " | "
+                  << Fixed(static_cast<double>(recent.latency.Max()) / 1e6, 1) << " |\n"
                   << std::flush;
         peak_in_flight = 0;
       }
@@ -101,6 +108,8 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
             << "soak: the most calls in flight after the warm-up: " << largest_burst
             << " (each holds ~13.6 KB; glibc keeps what a burst took, so RSS follows the highest burst)\n"
+            << "soak: the allocator was asked to return a drained pile-up's memory " << result.memory_releases
+            << " times (RunnerOptions::release_memory_after_pileup = " << options_pileup << ")\n"
             << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
   // What the run's timeline holds: every second stays (the run's record), so this is the part of the
   // heap that grows with the run's length by design.

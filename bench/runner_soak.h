@@ -24,6 +24,7 @@ struct SoakOptions {
   double warmup_seconds = 60;   // RSS is compared from this point of the run on
   int coalesce_us = 0;          // RunnerOptions::dispatch_coalesce
   bool compact = true;          // RunnerOptions::compact_final_seconds (false: the dense timeline)
+  int release_memory_after_pileup = 256;  // RunnerOptions::release_memory_after_pileup (0: never)
 };
 
 // Runs the soak against `target` and prints its table and summary lines to stdout.

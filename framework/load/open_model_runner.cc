@@ -12,6 +12,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "framework/load/internal/coalesce_window.h"
+#include "framework/load/internal/pileup_release.h"
 
 namespace aftershock::load {
 
@@ -96,6 +97,7 @@ RunResult OpenModelRunner::Run() {
   Clock::time_point last_deadline = clock_.start();
   const auto start = clock_.start();
   constexpr auto kPollSlice = std::chrono::milliseconds(100);
+  internal::PileupRelease pileup_release(options_.release_memory_after_pileup, std::chrono::seconds(1));
 
   const auto stop_now = [&] {
     if (!options_.stop_requested || !options_.stop_requested()) return false;
@@ -161,7 +163,13 @@ RunResult OpenModelRunner::Run() {
       ++b.offered;
       b.dispatch_lag.Record(lag.count());
     }
-    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    const std::int64_t in_flight = in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (pileup_release.Observe(in_flight, now)) {
+      // On the timer thread: a trim walks every arena and must not delay this arrival.
+      retry_timer_.Schedule(now, [this] {
+        if (internal::ReleaseFreeMemory()) memory_releases_.fetch_add(1, std::memory_order_relaxed);
+      });
+    }
     auto* call = new InFlightCall;
     call->sequence = arrival.sequence;
     call->second = second;
@@ -192,6 +200,7 @@ RunResult OpenModelRunner::Run() {
   result.shed = shed_.load();
   result.retries = retries_.load();
   result.generator_failed = generator_failed_.load();
+  result.memory_releases = memory_releases_.load();
   result.last_sent_ns = last_sent_ns_.load();
   if (const std::optional<Clock::time_point> sent = workload_.LastSent()) {
     result.last_sent_ns = std::max(result.last_sent_ns, clock_.Since(*sent).count());

@@ -14,7 +14,9 @@
 // service's failure, and makes the run generator-limited.
 // Memory stays flat over long runs: a second that can no longer change (the dispatcher is past it
 // and none of its calls is in flight, internal/final_seconds.h) has its histograms compacted
-// (SecondBucket::Compact), which changes no figure.
+// (SecondBucket::Compact), which changes no figure; and once a pile-up of calls in flight (a stall,
+// a fault) has drained, the allocator is asked to hand the pile-up's memory back
+// (RunnerOptions::release_memory_after_pileup).
 //
 //   RunClock clock = RunClock::StartNow();
 //   OpenModelRunner runner(workload, {.profile = RateProfile::Constant(200, 30),
@@ -97,6 +99,14 @@ struct RunnerOptions {
   // (absl::SetMutexDeadlockDetectionMode(kIgnore)) unless this is true, and leaves it off: turning
   // it back on while mutexes are held would report orders it never saw.
   bool abseil_deadlock_detection = false;
+  // Faults pile calls up (a stalled server at 5000/s with a 2 s deadline holds 10,000 in flight), and
+  // glibc's malloc keeps the pages they took when they finish, so without this the generator's RSS
+  // would stay at the run's highest pile-up. Once in flight has risen by at least this many calls
+  // above its low and fallen back to within an eighth of the rise, the runner calls glibc's
+  // malloc_trim(0) on its timer thread (not the dispatcher's), at most once a second: it returns
+  // free pages only, for the whole process. 0 never does (nothing happens either where the C
+  // library is not glibc). RunResult::memory_releases counts the calls.
+  int release_memory_after_pileup = 256;
 };
 
 struct RunResult {
@@ -111,6 +121,9 @@ struct RunResult {
   std::int64_t last_sent_ns = -1;
   // When the dispatcher saw stop_requested (run-clock ns); -1 when it ran to the end.
   std::int64_t stop_seen_ns = -1;
+  // How often the allocator was asked to return a drained pile-up's memory
+  // (RunnerOptions::release_memory_after_pileup).
+  std::uint64_t memory_releases = 0;
 };
 
 // Live counters for progress lines; all fields are a consistent-enough snapshot.
@@ -166,6 +179,7 @@ class OpenModelRunner {
   std::atomic<std::uint64_t> offered_{0}, ok_{0}, failed_{0}, shed_{0}, retries_{0}, generator_failed_{0};
   std::atomic<std::uint64_t> late_completions_{0};   // finished more than max_completion_lag past the deadline
   std::atomic<std::int64_t> completion_lag_max_ns_{0};  // the latest finish past its deadline
+  std::atomic<std::uint64_t> memory_releases_{0};       // RunResult::memory_releases
   std::mutex drain_mu_;
   std::condition_variable drained_;
 

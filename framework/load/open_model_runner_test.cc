@@ -90,6 +90,7 @@ TEST(OpenModelRunnerTest, HealthyServiceGetsEveryArrivalOnSchedule) {
   EXPECT_EQ(r.health.dispatched, 400u);
   EXPECT_FALSE(r.interrupted);
   EXPECT_EQ(w.finals_ok_, 400);
+  EXPECT_EQ(r.memory_releases, 0u);  // nothing piled up
 }
 
 // Coalesced dispatch: every arrival is still issued exactly once, in order, never before its
@@ -183,6 +184,31 @@ TEST(OpenModelRunnerTest, StallKeepsOfferedLoadFlatAndLandsInLatencyOfItsSeconds
   EXPECT_GE(stalled.latency.ValueAtPercentile(99), 1'000'000'000);
   EXPECT_LT(r.timeline.seconds()[0].latency.Max(), 500'000'000);
   EXPECT_EQ(r.ok, 300u);
+}
+
+// A stall piles 300 calls up; once they are answered the runner hands their memory back, once.
+TEST(OpenModelRunnerTest, ADrainedPileUpReleasesFreeMemoryOnceUnlessTurnedOff) {
+  for (const int pileup : {256, 0}) {
+    RunClock clock = RunClock::StartNow();
+    FakeAsyncWorkload w(clock, [&](auto, int, Clock::duration at) {
+      if (at >= milliseconds(500) && at < milliseconds(1000)) {
+        auto release = clock.start() + milliseconds(1200);
+        return FakeAsyncWorkload::Answer{std::chrono::duration_cast<milliseconds>(release - Clock::now()), kCodeOk};
+      }
+      return FakeAsyncWorkload::Answer{};
+    });
+    RunnerOptions o = Options(600, 2);
+    o.call_deadline = milliseconds(5000);
+    o.release_memory_after_pileup = pileup;
+    OpenModelRunner runner(w, o, clock);
+    RunResult r = runner.Run();
+    EXPECT_EQ(r.ok, 1200u) << pileup;
+#if defined(__GLIBC__)
+    EXPECT_EQ(r.memory_releases, pileup > 0 ? 1u : 0u) << pileup;
+#else
+    EXPECT_EQ(r.memory_releases, 0u) << pileup;
+#endif
+  }
 }
 
 TEST(OpenModelRunnerTest, StallLongerThanTheDeadlineGivesFailuresNotSlowOks) {
