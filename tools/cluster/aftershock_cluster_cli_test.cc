@@ -418,9 +418,12 @@ TEST_F(ClusterCliTest, TwoStatesRunSideBySideWithoutTouchingEachOther) {
     fs::permissions(fs::path(state).parent_path(), fs::perms::owner_all, fs::perm_options::replace);
     ups.push_back(process::ChildProcess::Start(options));
   }
-  for (std::size_t i = 0; i < ups.size(); ++i) {
-    const int code = ups[i].Wait(seconds(300));
-    ASSERT_EQ(code, 0) << ReadAll((dir_ / ("up-" + std::to_string(i) + ".log")).string());
+  // Both `up`s end before anything is asserted: one that failed must not leave the other still
+  // bringing its cluster up, with no state yet for down_both to find.
+  std::vector<int> codes;
+  for (process::ChildProcess& up : ups) codes.push_back(up.Wait(seconds(300)));
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    ASSERT_EQ(codes[i], 0) << ReadAll((dir_ / ("up-" + std::to_string(i) + ".log")).string());
   }
   const v1::ClusterStatus status_a = ClusterClient::Attach(state_a).Status();
   const v1::ClusterStatus status_b = ClusterClient::Attach(state_b).Status();

@@ -42,5 +42,26 @@ TEST(FreePortsTest, FoundBlockLiesInRangeAndIsBindable) {
   EXPECT_FALSE(FindFreePortBlock("127.0.0.1", 8, 30000, 30004, 4).has_value());
 }
 
+TEST(FreePortsTest, BlocksStayClearOfTheEphemeralRangeWhereTheRangeAllows) {
+  for (int i = 0; i < 50; ++i) {
+    const std::optional<int> base = FindFreePortBlock("127.0.0.1", 3, 20000, 60000, 64, {22000, 59990});
+    ASSERT_TRUE(base.has_value());
+    EXPECT_TRUE(*base + 3 <= 22000 || *base > 59990) << *base;  // 20000-21997, 59991-59997
+    EXPECT_LE(*base + 3, 60000);
+  }
+  // Nothing clear of it: the whole range is searched rather than nothing found.
+  const std::optional<int> inside = FindFreePortBlock("127.0.0.1", 3, 40000, 41000, 64, {32768, 60999});
+  ASSERT_TRUE(inside.has_value());
+  EXPECT_GE(*inside, 40000);
+  EXPECT_LE(*inside + 3, 41000);
+}
+
+TEST(FreePortsTest, TheEphemeralRangeIsReadFromTheKernelOrLinuxsDefault) {
+  const std::pair<int, int> range = EphemeralPortRange();
+  EXPECT_GT(range.first, 0);
+  EXPECT_LE(range.first, range.second);
+  EXPECT_EQ(EphemeralPortRange("/nonexistent/ip_local_port_range"), (std::pair<int, int>{32768, 60999}));
+}
+
 }  // namespace
 }  // namespace aftershock::cluster::internal
