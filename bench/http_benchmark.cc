@@ -64,6 +64,7 @@ struct BenchFlags {
   int workers = 64;   // aftershock-work --workers
   int queue = 1024;   // aftershock-work --queue
   int coalesce_us = 0;  // RunnerOptions::dispatch_coalesce
+  int wake_slice_us = 0;  // RunnerOptions::wake_slice
   bool inflight_probe = true;  // measure heap bytes per call in flight
   double warmup_seconds = 1;
   std::string wrk = "/usr/bin/wrk";  // empty: skip wrk
@@ -84,6 +85,7 @@ constexpr char kUsage[] =
     "  --queue=N              aftershock-work --queue (default 1024)\n"
     "  --warmup_seconds=S     unreported warm-up at 1000/s before the first rate (default 1; 0 = none)\n"
     "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
+    "  --wake_slice_us=N      the runner's wake_slice in microseconds: wait in steps of at most N us (default 0)\n"
     "  --inflight_probe=BOOL  measure the heap bytes per call in flight (default true)\n"
     "  --wrk=PATH             wrk binary (default /usr/bin/wrk; empty = skip the wrk ceiling)\n"
     "  --wrk_threads=N        wrk -t (default 1)\n"
@@ -118,6 +120,7 @@ BenchFlags ParseFlags(int argc, char** argv) {
     else if (name == "warmup_seconds") f.warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "wrk") f.wrk = value;
     else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
+    else if (name == "wake_slice_us") f.wake_slice_us = value == "0" ? 0 : ParsePositiveInt(name, value);
     else if (name == "inflight_probe") f.inflight_probe = ParseBool(name, value);
     else if (name == "wrk_threads") f.wrk_threads = ParsePositiveInt(name, value);
     else if (name == "wrk_connections") f.wrk_connections = ParsePositiveInt(name, value);
@@ -153,6 +156,7 @@ RunnerRow RunAtRate(const BenchFlags& flags, const work::WorkProcess& server, do
   options.max_in_flight = 100000;
   options.policy = load::HttpOutcomePolicy();
   options.dispatch_coalesce = std::chrono::microseconds(flags.coalesce_us);
+  options.wake_slice = std::chrono::microseconds(flags.wake_slice_us);
   // A generator that falls behind keeps dispatching long after the schedule's end; stop it at twice
   // the schedule plus 2 s so an overloaded rate cannot stretch the benchmark (the row says "cut off").
   const auto give_up = clock.start() + std::chrono::duration_cast<Clock::duration>(

@@ -71,12 +71,14 @@ struct BenchFlags {
   int h2load_streams = 64;
   bool reference = true;  // the bare gRPC callback client's closed-loop row
   int coalesce_us = 0;    // RunnerOptions::dispatch_coalesce
+  int wake_slice_us = 0;  // RunnerOptions::wake_slice
   bool polled = true;     // PseudonymTargetOptions::poll_completions: the CompletionQueue the runner polls
   double soak_seconds = 0;  // 0: no soak run
   double soak_rate = 5000;
   double soak_warmup_seconds = 60;
   bool soak_compact = true;  // RunnerOptions::compact_final_seconds in the soak
   int soak_release_pileup = 256;  // RunnerOptions::release_memory_after_pileup in the soak
+  double soak_stall_at = 0;       // 0: no stall in the soak
   bool inflight_probe = true;  // heap bytes per gRPC call in flight
   bool abseil_deadlock_detection = false;  // RunnerOptions::abseil_deadlock_detection
   bool help = false;
@@ -94,6 +96,7 @@ constexpr char kUsage[] =
     "  --h2load_clients=N     h2load -c (default 4)\n"
     "  --h2load_streams=N     h2load -m, concurrent streams per connection (default 64)\n"
     "  --coalesce_us=N        the runner's dispatch_coalesce in microseconds (default 0)\n"
+    "  --wake_slice_us=N      the runner's wake_slice in microseconds: wait in steps of at most N us (default 0)\n"
     "  --grpc_api=API         the runner's gRPC API: polled (a CompletionQueue polled by the dispatcher,\n"
     "                         GrpcAsyncUnaryWorkload; the default) or callback (GrpcUnaryWorkload)\n"
     "  --soak_seconds=S       after the rates, one long run watching RSS (default 0 = none; env BENCH_SOAK_SECONDS)\n"
@@ -102,6 +105,8 @@ constexpr char kUsage[] =
     "  --soak_compact=BOOL    compact the soak's finished seconds (default true; false: the dense timeline, to compare)\n"
     "  --soak_release_pileup=N  return a drained pile-up's memory after a rise of N calls in flight (default 256,\n"
     "                         the runner's; 0: never, to compare)\n"
+    "  --soak_stall_at=S      at S s into the soak the server holds one second's calls, a pile-up of ~rate calls\n"
+    "                         (default 0 = none; rows every second when the soak is 60 s or shorter)\n"
     "  --reference=BOOL       run the bare gRPC callback client as reference (default true; env BENCH_REFERENCE)\n"
     "  --inflight_probe=BOOL  measure the heap bytes per gRPC call in flight (default true)\n"
     "  --abseil_deadlock_detection=BOOL  leave abseil's lock-order tracking on for the whole process, the\n"
@@ -143,10 +148,12 @@ BenchFlags ParseFlags(int argc, char** argv) {
       if (value != "polled" && value != "callback") throw FlagError("--grpc_api: expected polled or callback, got '" + value + "'");
       f.polled = value == "polled";
     } else if (name == "coalesce_us") f.coalesce_us = value == "0" ? 0 : ParsePositiveInt(name, value);
+    else if (name == "wake_slice_us") f.wake_slice_us = value == "0" ? 0 : ParsePositiveInt(name, value);
     else if (name == "soak_seconds") f.soak_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_rate") f.soak_rate = ParsePositiveDouble(name, value);
     else if (name == "soak_warmup_seconds") f.soak_warmup_seconds = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_compact") f.soak_compact = ParseBool(name, value);
+    else if (name == "soak_stall_at") f.soak_stall_at = ParsePositiveDouble(name, value, /*allow_zero=*/true);
     else if (name == "soak_release_pileup") {
       f.soak_release_pileup = value == "0" ? 0 : ParsePositiveInt(name, value);
     }
@@ -178,6 +185,7 @@ RunnerRow RunAtRate(fixtures::PseudonymTarget& target, pid_t server_pid, double 
   options.call_deadline = std::chrono::seconds(2);
   options.max_in_flight = 100000;
   options.dispatch_coalesce = std::chrono::microseconds(flags.coalesce_us);
+  options.wake_slice = std::chrono::microseconds(flags.wake_slice_us);
   options.abseil_deadlock_detection = flags.abseil_deadlock_detection;
   // A generator that falls behind keeps dispatching long after the schedule's end; stop it at twice
   // the schedule plus 2 s so an overloaded rate cannot stretch the benchmark (the row says "cut off").
@@ -584,7 +592,10 @@ int Main(int argc, char** argv) {
   if (flags.soak_seconds > 0) {
     RunSoak({.seconds = flags.soak_seconds, .rate = flags.soak_rate, .warmup_seconds = flags.soak_warmup_seconds,
              .coalesce_us = flags.coalesce_us, .compact = flags.soak_compact,
-             .release_memory_after_pileup = flags.soak_release_pileup},
+             .release_memory_after_pileup = flags.soak_release_pileup,
+             .stall_at_seconds = flags.soak_stall_at,
+             .server_address = server.address(),
+             .row_every_seconds = flags.soak_seconds <= 60 ? 1 : 10},
             target);
   }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -63,6 +64,11 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
   std::atomic<bool> done{false};
   std::vector<std::pair<double, double>> samples;  // (t, MiB)
   std::int64_t largest_burst = 0;                    // the most calls in flight after the warm-up
+  std::optional<pseudonym::TestControlClient> control;
+  if (soak.stall_at_seconds > 0) control.emplace(soak.server_address);
+  bool stalled = false;
+  double rss_before_stall = 0;
+  std::int64_t stall_peak = 0;
   std::thread sampler([&] {
     const auto start = Clock::now();
     // A burst of calls in flight between two rows (a stall of the machine or the server) is what
@@ -74,7 +80,14 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
       samples.emplace_back(t, mib);
       const std::int64_t in_flight = runner.Progress().in_flight;
       peak_in_flight = std::max(peak_in_flight, in_flight);
-      if (i % 10 == 0) {
+      if (control && !stalled && t >= soak.stall_at_seconds) {
+        pseudonym::v1::Defects hold;
+        hold.set_stall_until_ms_from_now(1000);
+        control->SetDefects(hold);
+        stalled = true;
+        rss_before_stall = mib;
+      }
+      if (i % std::max(1, soak.row_every_seconds) == 0) {
         const metrics::SecondBucket recent = runner.Recent(2);
         std::cout << "| " << Fixed(t, 0) << " | " << Fixed(mib, 1) << " | "
                   << Fixed(static_cast<double>(HeapBytesInUse()) / (1024.0 * 1024.0), 1) << " | " << in_flight << " | "
@@ -88,11 +101,13 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
         peak_in_flight = std::max(peak_in_flight, runner.Progress().in_flight);
       }
       if (t >= soak.warmup_seconds) largest_burst = std::max(largest_burst, peak_in_flight);
+      if (stalled) stall_peak = std::max(stall_peak, peak_in_flight);
     }
   });
   const load::RunResult result = runner.Run();
   done.store(true);
   sampler.join();
+  if (control) control->SetDefects({});
   ledger.CloseStream();
   double after_warmup = 0, max_after = 0, end = samples.empty() ? 0 : samples.back().second;
   for (const auto& [t, mib] : samples) {
@@ -110,6 +125,13 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << " (each holds ~13.6 KB; glibc keeps what a burst took, so RSS follows the highest burst)\n"
             << "soak: the allocator was asked to return a drained pile-up's memory " << result.memory_releases
             << " times (RunnerOptions::release_memory_after_pileup = " << options_pileup << ")\n"
+            << (stalled ? "soak: the server held every call of one second from " + Fixed(soak.stall_at_seconds, 0) +
+                              " s: RSS before " + Fixed(rss_before_stall, 1) + " MiB, highest " + Fixed(max_after, 1) +
+                              " MiB (" + std::to_string(stall_peak) + " in flight at most), at the end " +
+                              Fixed(end, 1) + " MiB (+" +
+                              Fixed(rss_before_stall > 0 ? (end - rss_before_stall) / rss_before_stall * 100 : 0, 1) +
+                              " % over before)\n"
+                        : std::string())
             << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
   // What the run's timeline holds: every second stays (the run's record), so this is the part of the
   // heap that grows with the run's length by design.

@@ -1,6 +1,7 @@
 // The memory modes of runner_benchmark (issue 12's memory goal). The soak: one long open-model run
 // at one rate, RSS sampled every second, to show whether a scenario's memory stays flat over a long
-// run. The in-flight probe: heap bytes per gRPC call in flight.
+// run. The in-flight probe: heap bytes per gRPC call in flight. With stall_at_seconds, the soak
+// also makes the server hold a second's calls once, to show what RSS does after such a pile-up.
 //
 // The run is the one a scenario makes: the per-second timeline, the promise ledger bounded in
 // memory and the exhaustive streamed ledger file beside it. Prints RSS every 10 s and whether it
@@ -25,6 +26,12 @@ struct SoakOptions {
   int coalesce_us = 0;          // RunnerOptions::dispatch_coalesce
   bool compact = true;          // RunnerOptions::compact_final_seconds (false: the dense timeline)
   int release_memory_after_pileup = 256;  // RunnerOptions::release_memory_after_pileup (0: never)
+  // A pile-up on purpose: at this second of the run the server (at server_address, its TEST-ONLY
+  // stall window) holds every call that arrives within the next second until that second ends, so
+  // about `rate` calls pile up and then drain at once. 0: none.
+  double stall_at_seconds = 0;
+  std::string server_address;
+  int row_every_seconds = 10;   // a table row every N seconds
 };
 
 // Runs the soak against `target` and prints its table and summary lines to stdout.

@@ -13,6 +13,7 @@
 #include "absl/synchronization/mutex.h"
 #include "framework/load/internal/coalesce_window.h"
 #include "framework/load/internal/pileup_release.h"
+#include "framework/load/internal/wake_slice.h"
 
 namespace aftershock::load {
 
@@ -124,7 +125,7 @@ RunResult OpenModelRunner::Run() {
         WaitUntil(now + kPollSlice);
         if (stop_now()) break;
       } else {
-        WaitUntil(target + window);
+        WaitUntil(internal::SlicedWake(now, target + window, options_.wake_slice));
       }
       now = Clock::now();
     }

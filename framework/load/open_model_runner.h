@@ -71,6 +71,15 @@ struct RunnerOptions {
   // the arrival after the one slept for falls inside it (internal/coalesce_window.h): at rates
   // whose gap is longer, waiting would add lag and save no wake-up, so there it wakes on time.
   std::chrono::microseconds dispatch_coalesce{0};
+  // On a virtual machine a CPU that idles longer than the hypervisor's halt-polling window (about
+  // 100-200 us) goes back to the host, and a sleep of 1 ms can wake a millisecond or more late
+  // (bench/sleep_lateness: 1-2 % of 1 ms sleeps on this project's VM, even at real-time priority).
+  // With a slice the dispatcher waits for the next arrival in steps of at most this long
+  // (internal/wake_slice.h), so its CPU never idles long enough to be taken away: at 1000/s the
+  // lag p99 went from 1-2 ms to under 0.1 ms there. Each step costs a wake-up (about 10 % of a core
+  // at 1000/s with 100 us), and rates whose gap is under two slices take none. 0: one sleep per
+  // wait, the default.
+  std::chrono::microseconds wake_slice{0};
   // For a workload polled by the dispatcher (Workload::PolledByDispatcher): its poll is asked to
   // return this long before the next arrival is due, and a precise sleep covers the rest, because a
   // poll's own timer may be coarse (gRPC's wakes on millisecond ticks, often 1-2 ms late). So a

@@ -129,6 +129,32 @@ TEST(OpenModelRunnerTest, CoalescedDispatchIssuesEveryArrivalOnceInOrderAndNever
   EXPECT_EQ(lag_values, 3000u);
 }
 
+// Waiting in slices: every arrival is still issued exactly once, in order, never before its
+// intended time, and the count per second equals the schedule exactly.
+TEST(OpenModelRunnerTest, SlicedWaitsIssueEveryArrivalOnceInOrderAndNeverEarly) {
+  RunClock clock = RunClock::StartNow();
+  std::mutex mu;
+  std::vector<std::uint64_t> sequences;
+  std::atomic<int> early{0};
+  FakeAsyncWorkload w(clock, [&](std::uint64_t sequence, int, Clock::duration intended) {
+    if (Clock::now() < clock.start() + intended) early.fetch_add(1);
+    std::lock_guard<std::mutex> lock(mu);
+    sequences.push_back(sequence);
+    return FakeAsyncWorkload::Answer{};
+  });
+  RunnerOptions options = Options(300, 2);
+  options.wake_slice = std::chrono::microseconds(100);  // ~33 wake-ups an arrival
+  RunResult r = OpenModelRunner(w, options, clock).Run();
+  ASSERT_GE(r.timeline.seconds().size(), 2u);
+  EXPECT_EQ(r.timeline.seconds()[0].offered, 300u);
+  EXPECT_EQ(r.timeline.seconds()[1].offered, 300u);
+  EXPECT_EQ(r.ok, 600u);
+  EXPECT_EQ(r.health.dispatched, 600u);
+  EXPECT_EQ(early.load(), 0);
+  ASSERT_EQ(sequences.size(), 600u);
+  for (std::size_t i = 0; i < sequences.size(); ++i) ASSERT_EQ(sequences[i], i) << "arrival " << i;
+}
+
 // Two shards of one schedule on one clock merge into exactly the timeline's counts of one generator.
 TEST(OpenModelRunnerTest, ShardsOfOneScheduleMergeIntoTheWholeSchedule) {
   RunClock clock = RunClock::StartNow();
