@@ -122,7 +122,7 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << " MiB, at the end " << Fixed(end, 1) << " MiB, highest after the warm-up " << Fixed(max_after, 1)
             << " MiB: +" << Fixed(growth, 1) << " % (flat within 10 %: " << (growth <= 10 ? "yes" : "NO") << ")\n"
             << "soak: the most calls in flight after the warm-up: " << largest_burst
-            << " (each holds ~13.6 KB; glibc keeps what a burst took, so RSS follows the highest burst)\n"
+            << " (each holds ~13.6 KB; glibc keeps what a burst took unless the runner hands it back, the line below)\n"
             << "soak: the allocator was asked to return a drained pile-up's memory " << result.memory_releases
             << " times (RunnerOptions::release_memory_after_pileup = " << options_pileup << ")\n"
             << (stalled ? "soak: the server held every call of one second from " + Fixed(soak.stall_at_seconds, 0) +
