@@ -166,7 +166,8 @@ RunResult OpenModelRunner::Run() {
     }
     const std::int64_t in_flight = in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
     if (pileup_release.Observe(in_flight, now)) {
-      // On the timer thread: a trim walks every arena and must not delay this arrival.
+      // On the timer thread, so this thread does not walk the arenas itself; it still waits for its
+      // own arena while the trim holds that arena's lock (about 1 ms per MiB returned).
       retry_timer_.Schedule(now, [this] {
         if (internal::ReleaseFreeMemory()) memory_releases_.fetch_add(1, std::memory_order_relaxed);
       });

@@ -75,10 +75,11 @@ struct RunnerOptions {
   // 100-200 us) goes back to the host, and a sleep of 1 ms can wake a millisecond or more late
   // (bench/sleep_lateness: 1-2 % of 1 ms sleeps on this project's VM, even at real-time priority).
   // With a slice the dispatcher waits for the next arrival in steps of at most this long
-  // (internal/wake_slice.h), so its CPU never idles long enough to be taken away: at 1000/s the
-  // lag p99 went from 1-2 ms to under 0.1 ms there. Each step costs a wake-up (about 10 % of a core
-  // at 1000/s with 100 us), and rates whose gap is under two slices take none. 0: one sleep per
-  // wait, the default.
+  // (internal/wake_slice.h), so its CPU never idles long enough to be taken away: a bare sleeping
+  // loop's lateness p99 at 1000/s went from 1-2 ms to under 0.1 ms there (under the gRPC
+  // benchmark's own load, 1000/s held its 1 ms bar in two runs of four with 100 us: docs/benchmarks.md).
+  // Each step costs a wake-up (about 10 % of a core at 1000/s with 100 us), and rates whose gap is
+  // under two slices take none. 0: one sleep per wait, the default.
   std::chrono::microseconds wake_slice{0};
   // For a workload polled by the dispatcher (Workload::PolledByDispatcher): its poll is asked to
   // return this long before the next arrival is due, and a precise sleep covers the rest, because a
@@ -113,7 +114,9 @@ struct RunnerOptions {
   // would stay at the run's highest pile-up. Once in flight has risen by at least this many calls
   // above its low and fallen back to within an eighth of the rise, the runner calls glibc's
   // malloc_trim(0) on its timer thread (not the dispatcher's), at most once a second: it returns
-  // free pages only, for the whole process. 0 never does (nothing happens either where the C
+  // free pages only, for the whole process. A trim takes about 1 ms per MiB it returns, and
+  // allocations in the arena it is trimming wait for it, so the dispatcher may be late by that much
+  // once, right after a pile-up has drained. 0 never does (nothing happens either where the C
   // library is not glibc). RunResult::memory_releases counts the calls.
   int release_memory_after_pileup = 256;
 };
