@@ -74,30 +74,25 @@ constexpr char kUsage[] =
     "  --shed-seconds=S         its length (default 3)\n"
     "  --wrk=PATH               wrk for the closed-loop shed run (default /usr/bin/wrk; empty: skip)\n"
     "  --wrk-connections=N      wrk -c (default 32)\n"
-    "  --wrk-seconds=N          wrk -d (default 3)\n";
+    "  --wrk-seconds=N          wrk -d (default 3)\n"
+    "Dashes and underscores are interchangeable in flag names.\n";
 
 BenchFlags ParseFlags(int argc, char** argv) {
   BenchFlags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      f.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0 || arg.find('=') == std::string::npos) throw FlagError("unknown argument '" + arg + "'");
-    const std::string name = arg.substr(2, arg.find('=') - 2);
-    const std::string value = arg.substr(arg.find('=') + 1);
+  for (const FlagArg& flag : SplitFlags(argc, argv, &f.help)) {
+    const std::string& name = flag.name;
+    const std::string& value = flag.value;
     if (name == "rates") f.rates = ParseRates(value);
     else if (name == "seconds") f.seconds = ParsePositiveDouble(name, value);
-    else if (name == "pool-size") f.pool_size = ParsePositiveInt(name, value);
-    else if (name == "backend-work-ms") f.backend_work_ms = static_cast<int>(ParsePositiveDouble(name, value, true));
-    else if (name == "max-concurrency") f.max_concurrency = ParsePositiveInt(name, value);
+    else if (name == "pool_size") f.pool_size = ParsePositiveInt(name, value);
+    else if (name == "backend_work_ms") f.backend_work_ms = static_cast<int>(ParsePositiveDouble(name, value, true));
+    else if (name == "max_concurrency") f.max_concurrency = ParsePositiveInt(name, value);
     else if (name == "connections") f.connections = ParsePositiveInt(name, value);
-    else if (name == "shed-rate") f.shed_rate = ParsePositiveDouble(name, value);
-    else if (name == "shed-seconds") f.shed_seconds = ParsePositiveDouble(name, value);
+    else if (name == "shed_rate") f.shed_rate = ParsePositiveDouble(name, value);
+    else if (name == "shed_seconds") f.shed_seconds = ParsePositiveDouble(name, value);
     else if (name == "wrk") f.wrk = value;
-    else if (name == "wrk-connections") f.wrk_connections = ParsePositiveInt(name, value);
-    else if (name == "wrk-seconds") f.wrk_seconds = ParsePositiveInt(name, value);
+    else if (name == "wrk_connections") f.wrk_connections = ParsePositiveInt(name, value);
+    else if (name == "wrk_seconds") f.wrk_seconds = ParsePositiveInt(name, value);
     else throw FlagError("unknown flag '--" + name + "'");
   }
   return f;

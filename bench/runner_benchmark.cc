@@ -123,16 +123,9 @@ BenchFlags ParseFlags(int argc, char** argv) {
   if (const char* env = std::getenv("BENCH_SOAK_SECONDS"); env && *env) {
     f.soak_seconds = ParsePositiveDouble("soak_seconds", env, /*allow_zero=*/true);
   }
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      f.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0 || arg.find('=') == std::string::npos) throw FlagError("unknown argument '" + arg + "'");
-    std::string name = arg.substr(2, arg.find('=') - 2);
-    std::replace(name.begin(), name.end(), '-', '_');
-    const std::string value = arg.substr(arg.find('=') + 1);
+  for (const FlagArg& flag : SplitFlags(argc, argv, &f.help)) {
+    const std::string& name = flag.name;
+    const std::string& value = flag.value;
     if (name == "rates") f.rates = ParseRates(value);
     else if (name == "seconds") f.seconds = ParsePositiveDouble(name, value);
     else if (name == "channels") f.channels = ParsePositiveInt(name, value);

@@ -39,20 +39,14 @@ constexpr char kUsage[] =
     "  --gap_us=N     sleep until every N-th microsecond (default 1000: the gap of 1000 arrivals/s)\n"
     "  --seconds=S    how long (default 10)\n"
     "  --slice_us=N   sleep at most N us at a time, waking in between (default 0: one sleep to the time)\n"
-    "  --fifo=BOOL    at real-time priority SCHED_FIFO 1 (default false; needs CAP_SYS_NICE)\n";
+    "  --fifo=BOOL    at real-time priority SCHED_FIFO 1 (default false; needs CAP_SYS_NICE)\n"
+    "Dashes and underscores are interchangeable in flag names.\n";
 
 Flags ParseFlags(int argc, char** argv) {
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      f.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0 || arg.find('=') == std::string::npos) throw FlagError("unknown argument '" + arg + "'");
-    std::string name = arg.substr(2, arg.find('=') - 2);
-    std::replace(name.begin(), name.end(), '-', '_');
-    const std::string value = arg.substr(arg.find('=') + 1);
+  for (const FlagArg& flag : SplitFlags(argc, argv, &f.help)) {
+    const std::string& name = flag.name;
+    const std::string& value = flag.value;
     if (name == "gap_us") f.gap_us = ParsePositiveInt(name, value);
     else if (name == "seconds") f.seconds = ParsePositiveDouble(name, value);
     else if (name == "slice_us") f.slice_us = value == "0" ? 0 : ParsePositiveInt(name, value);

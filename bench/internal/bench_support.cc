@@ -79,6 +79,23 @@ std::vector<double> ParseRates(const std::string& text) {
   return rates;
 }
 
+std::vector<FlagArg> SplitFlags(int argc, char** argv, bool* help) {
+  std::vector<FlagArg> flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      *help = true;
+      continue;
+    }
+    const std::size_t equals = arg.find('=');
+    if (arg.rfind("--", 0) != 0 || equals == std::string::npos) throw FlagError("unknown argument '" + arg + "'");
+    std::string name = arg.substr(2, equals - 2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    flags.push_back({std::move(name), arg.substr(equals + 1)});
+  }
+  return flags;
+}
+
 std::string Fixed(double value, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);

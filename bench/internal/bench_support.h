@@ -4,6 +4,7 @@
 //
 //   double seconds = ParsePositiveDouble("seconds", "2.5");          // FlagError on "0", "x", ""
 //   std::vector<double> rates = ParseRates("1000,5000");
+//   for (const FlagArg& flag : SplitFlags(argc, argv, &help)) ...     // flag.name, flag.value
 //   std::optional<double> cpu = ProcessCpuSeconds(server_pid);       // user + system, all threads
 //   std::cout << Fixed(2.345, 1);                                    // "2.3"
 //   TempDir dir;                                                     // removed with `dir`
@@ -38,6 +39,15 @@ int ParsePositiveInt(const std::string& name, const std::string& text);
 bool ParseBool(const std::string& name, const std::string& text);
 // Comma-separated positive rates; at least one.
 std::vector<double> ParseRates(const std::string& text);
+
+// One command-line flag `--name=value`; dashes in the name are underscores here.
+struct FlagArg {
+  std::string name;
+  std::string value;
+};
+// The benchmarks' command lines: every argument is `--name=value`, or `--help`/`-h`, which sets
+// *help. Anything else is a FlagError naming the argument.
+std::vector<FlagArg> SplitFlags(int argc, char** argv, bool* help);
 
 // The machine-readable last line of a benchmark that has a peer (issue 12's format), e.g.
 //   ratio generator_cpu_per_call=41.2 reference=bare-grpc reference_cpu_per_call=33.0 ratio=1.248 held_rate=10000 reference_rate=7400

@@ -62,6 +62,29 @@ TEST(BenchSupportTest, RatioLineHasTheFixedFormat) {
             "held_rate=0 reference_rate=0");
 }
 
+TEST(BenchSupportTest, SplitFlagsTakesNameValuePairsAndHelpAndNamesAnythingElse) {
+  const char* args[] = {"bench", "--soak-seconds=600", "-h", "--h2load=", "--rates=1000,5000"};
+  bool help = false;
+  const std::vector<FlagArg> flags = SplitFlags(5, const_cast<char**>(args), &help);
+  EXPECT_TRUE(help);
+  ASSERT_EQ(flags.size(), 3u);
+  EXPECT_EQ(flags[0].name, "soak_seconds");
+  EXPECT_EQ(flags[0].value, "600");
+  EXPECT_EQ(flags[1].name, "h2load");
+  EXPECT_EQ(flags[1].value, "");
+  EXPECT_EQ(flags[2].value, "1000,5000");
+  for (const char* bad : {"--seconds", "seconds=5", "-x=1"}) {
+    const char* line[] = {"bench", bad};
+    bool unused = false;
+    try {
+      SplitFlags(2, const_cast<char**>(line), &unused);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const FlagError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(BenchSupportTest, FixedHasExactlyTheDecimalsAsked) {
   EXPECT_EQ(Fixed(2.345, 1), "2.3");
   EXPECT_EQ(Fixed(5000, 0), "5000");

@@ -71,6 +71,10 @@ struct ScenarioConfig {
   // sent so that one wake-up of the dispatcher serves several; built-in default 0 (every arrival
   // on its own wake-up). docs/configuration.md gives the trade (CPU against up to this much lag).
   double dispatch_coalesce_seconds = 0;
+  // >= 0, the runner's wake_slice (RunnerOptions): the dispatcher waits for the next arrival in
+  // steps of at most this long, so that on a virtual machine its CPU does not idle long enough to
+  // be handed back to the host; built-in default 0 (one sleep per wait). docs/configuration.md.
+  double dispatch_wake_slice_seconds = 0;
   // > 0, gate generator-limited: the dispatch lag p99 (how late the runner sent its arrivals) above
   // which the run's figures describe the generator rather than the service (RunnerOptions::
   // max_lag_p99_ms); built-in default 10 ms.

@@ -113,7 +113,8 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
                                 "description, profile, params, env, stop_conditions, slo, rate_per_second, "
                                 "load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
-                               "dispatch_coalesce_seconds, max_dispatch_lag_seconds); did you mean 'load_seconds'?"));
+                               "dispatch_coalesce_seconds, max_dispatch_lag_seconds, dispatch_wake_slice_seconds); did you mean "
+                               "'load_seconds'?"));
 }
 
 TEST(SetManifestTest, UnknownKeyInDefaults) {
@@ -292,6 +293,20 @@ TEST(SetManifestTest, DispatchCoalesceDefaultsToZeroAndIsAValidatedDuration) {
                    0.001);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_coalesce_seconds: -1ms\n")),
             "manifests/sets/pr.yaml:17: key 'dispatch_coalesce_seconds': '-1ms' must be >= 0");
+}
+
+TEST(SetManifestTest, DispatchWakeSliceDefaultsToZeroAndIsAValidatedDuration) {
+  const auto slice = [](const std::string& manifest, const Environment& env) {
+    return ParseSetManifest(manifest, kPath, env).scenarios[0].dispatch_wake_slice_seconds;
+  };
+  EXPECT_EQ(slice(Manifest(kBaseline), Environment::FromMap({})), 0);
+  EXPECT_DOUBLE_EQ(slice(Manifest(std::string(kBaseline) + "    dispatch_wake_slice_seconds: 0.1ms\n"),
+                         Environment::FromMap({})),
+                   0.0001);
+  EXPECT_DOUBLE_EQ(slice(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_DISPATCH_WAKE_SLICE_SECONDS", "0.2ms"}})),
+                   0.0002);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_wake_slice_seconds: -1ms\n")),
+            "manifests/sets/pr.yaml:17: key 'dispatch_wake_slice_seconds': '-1ms' must be >= 0");
 }
 
 TEST(SetManifestTest, MaxDispatchLagDefaultsToTenMillisecondsAndIsAValidatedDuration) {

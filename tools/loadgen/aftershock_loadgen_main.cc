@@ -53,7 +53,7 @@ class FlagError : public std::runtime_error {
 constexpr char kUsage[] =
     "usage: aftershock-loadgen run --target=HOST:PORT --rate=R --seconds=S --worker=K --workers=N\n"
     "                              --start_unix_ms=T --out=DIR [--path=/] [--deadline_ms=2000]\n"
-    "                              [--max_in_flight=10000] [--coalesce_us=0] [--latencies=FILE]\n"
+    "                              [--max_in_flight=10000] [--coalesce_us=0] [--wake_slice_us=0] [--latencies=FILE]\n"
     "                              [--emit=stdout] [--allow_non_loopback=true] [--kind=http|pseudonym]\n"
     "                              [--max_dispatch_lag_ms=10]\n"
     "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
@@ -129,7 +129,7 @@ bool Boolean(const std::map<std::string, std::string>& flags, const std::string&
 int Run(int argc, char** argv) {
   const auto flags = ParseFlags(argc, argv,
                                 {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
-                                 "deadline_ms", "max_in_flight", "coalesce_us", "latencies", "emit",
+                                 "deadline_ms", "max_in_flight", "coalesce_us", "wake_slice_us", "latencies", "emit",
                                  "allow_non_loopback", "kind", "max_dispatch_lag_ms"});
   const std::string target = Required(flags, "target");
   const double rate = Positive(flags, "rate", std::nullopt);
@@ -142,6 +142,7 @@ int Run(int argc, char** argv) {
   const int deadline_ms = Integer<int>(flags, "deadline_ms", 2000, 1);
   const int max_in_flight = Integer<int>(flags, "max_in_flight", 10000, 1);
   const int coalesce_us = Integer<int>(flags, "coalesce_us", 0, 0);
+  const int wake_slice_us = Integer<int>(flags, "wake_slice_us", 0, 0);
   // The dispatch lag p99 above which this worker calls itself generator-limited (the runner's
   // max_lag_p99_ms; a scenario's knob max_dispatch_lag_seconds).
   const double max_dispatch_lag_ms = Positive(flags, "max_dispatch_lag_ms", load::RunnerOptions{}.max_lag_p99_ms);
@@ -216,6 +217,7 @@ int Run(int argc, char** argv) {
   options.call_deadline = std::chrono::milliseconds(deadline_ms);
   options.max_in_flight = max_in_flight;
   options.dispatch_coalesce = std::chrono::microseconds(coalesce_us);
+  options.wake_slice = std::chrono::microseconds(wake_slice_us);
   options.max_lag_p99_ms = max_dispatch_lag_ms;
   options.shard = worker;
   options.shard_count = workers;

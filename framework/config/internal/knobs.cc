@@ -61,6 +61,7 @@ void SetKnob(ScenarioConfig& config, std::size_t index, double value) {
     case kConvergeTimeoutSeconds: config.converge_timeout_seconds = value; return;
     case kDispatchCoalesceSeconds: config.dispatch_coalesce_seconds = value; return;
     case kMaxDispatchLagSeconds: config.max_dispatch_lag_seconds = value; return;
+    case kDispatchWakeSliceSeconds: config.dispatch_wake_slice_seconds = value; return;
   }
 }
 

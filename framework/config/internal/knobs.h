@@ -45,6 +45,7 @@ enum KnobIndex : std::size_t {
   kConvergeTimeoutSeconds,
   kDispatchCoalesceSeconds,
   kMaxDispatchLagSeconds,
+  kDispatchWakeSliceSeconds,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
@@ -70,6 +71,8 @@ inline constexpr KnobSpec kKnobs[] = {
      true, 0},
     {"max_dispatch_lag_seconds", "RESILIENCE_MAX_DISPATCH_LAG_SECONDS", ValueKind::kDuration, Bound::kPositive, true,
      0.010},
+    {"dispatch_wake_slice_seconds", "RESILIENCE_DISPATCH_WAKE_SLICE_SECONDS", ValueKind::kDuration,
+     Bound::kNonNegative, true, 0},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 
