@@ -49,11 +49,12 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
 
 TEST(ResilienceEnvironmentTest, KnownVariablesListsEveryKnobAndTheSelection) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 17u);
+  ASSERT_EQ(known.size(), 18u);
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_CONVERGE_TIMEOUT_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_DISPATCH_COALESCE_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_GAP_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_DISPATCH_LAG_SECONDS"), known.end());
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_DISPATCH_WAKE_SLICE_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_SCENARIOS"), known.end());
   EXPECT_EQ(known.front(), "RESILIENCE_CALL_DEADLINE_SECONDS");
   EXPECT_EQ(known.back(), "RESILIENCE_VERIFY_CONCURRENCY");
