@@ -1,7 +1,11 @@
 #include "framework/request_proxy/http_fault_proxy.h"
 
+#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -158,14 +162,39 @@ TEST_F(HttpFaultProxyTest, TruncateKeepsNBytesWithAValidContentLength) {
   EXPECT_EQ(client_.Get("/search").body(), kBody);
 }
 
+// A loopback port that refuses every connection for as long as this lives: bound, never listening,
+// so no other socket (a parallel test's listener or outgoing connection) can take it meanwhile, as
+// it could a port that was bound once and freed (a tests run saw the proxy connect to such a port
+// and wait 30 s for an answer).
+class RefusingPort {
+ public:
+  RefusingPort() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    ::inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    socklen_t length = sizeof(address);
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      ADD_FAILURE() << "could not bind a loopback port";
+    }
+    port_ = ntohs(address.sin_port);
+  }
+  ~RefusingPort() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RefusingPort(const RefusingPort&) = delete;
+  RefusingPort& operator=(const RefusingPort&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
 TEST(HttpFaultProxyStandaloneTest, DeadUpstreamGives502AndBadAddressesAreRefused) {
   auto rules = std::make_shared<RuleTable>();
-  int dead_port = 0;
-  {
-    load::HttpTestServer gone([](const load::HttpRequest&) { return load::TestReply{}; });
-    dead_port = gone.port();
-  }
-  HttpFaultProxy proxy(rules, {.upstream = "127.0.0.1:" + std::to_string(dead_port)});
+  const RefusingPort dead;
+  HttpFaultProxy proxy(rules, {.upstream = "127.0.0.1:" + std::to_string(dead.port())});
   TestHttpClient client(proxy.port());
   const auto response = client.Get("/x");
   EXPECT_EQ(response.result_int(), 502u);
