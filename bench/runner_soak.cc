@@ -50,7 +50,6 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
   options.dispatch_coalesce = std::chrono::microseconds(soak.coalesce_us);
   options.compact_final_seconds = soak.compact;
   options.release_memory_after_pileup = soak.release_memory_after_pileup;
-  const int options_pileup = options.release_memory_after_pileup;
   load::OpenModelRunner runner(*workload, std::move(options), clock);
   std::cout << "\n## Soak: " << Fixed(soak.rate, 0) << " calls/s for " << Fixed(soak.seconds, 0)
             << " s (timeline" << (soak.compact ? "" : " NOT compacted")
@@ -124,15 +123,15 @@ void RunSoak(const SoakOptions& soak, fixtures::PseudonymTarget& target) {
             << "soak: the most calls in flight after the warm-up: " << largest_burst
             << " (each holds ~13.6 KB; glibc keeps what a burst took unless the runner hands it back, the line below)\n"
             << "soak: the allocator was asked to return a drained pile-up's memory " << result.memory_releases
-            << " times (RunnerOptions::release_memory_after_pileup = " << options_pileup << ")\n"
-            << (stalled ? "soak: the server held every call of one second from " + Fixed(soak.stall_at_seconds, 0) +
-                              " s: RSS before " + Fixed(rss_before_stall, 1) + " MiB, highest " + Fixed(max_after, 1) +
-                              " MiB (" + std::to_string(stall_peak) + " in flight at most), at the end " +
-                              Fixed(end, 1) + " MiB (+" +
-                              Fixed(rss_before_stall > 0 ? (end - rss_before_stall) / rss_before_stall * 100 : 0, 1) +
-                              " % over before)\n"
-                        : std::string())
-            << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
+            << " times (RunnerOptions::release_memory_after_pileup = " << soak.release_memory_after_pileup << ")\n";
+  if (stalled) {
+    std::cout << "soak: the server held every call of one second from " << Fixed(soak.stall_at_seconds, 0)
+              << " s: RSS before " << Fixed(rss_before_stall, 1) << " MiB, highest " << Fixed(max_after, 1) << " MiB ("
+              << stall_peak << " in flight at most), at the end " << Fixed(end, 1) << " MiB (+"
+              << Fixed(rss_before_stall > 0 ? (end - rss_before_stall) / rss_before_stall * 100 : 0, 1)
+              << " % over before)\n";
+  }
+  std::cout << "soak: ledger file " << ledger.acknowledged() << " promises acknowledged, all in the file\n";
   // What the run's timeline holds: every second stays (the run's record), so this is the part of the
   // heap that grows with the run's length by design.
   std::size_t latency_bytes = 0, ok_bytes = 0, lag_bytes = 0;
