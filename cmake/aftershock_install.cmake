@@ -74,6 +74,7 @@ function(aftershock_install)
     "${PROJECT_SOURCE_DIR}/ctest/cluster_fixture.cmake"
     "${PROJECT_SOURCE_DIR}/ctest/cluster_lock.cmake"
     "${PROJECT_SOURCE_DIR}/ctest/check_cluster_lock.cmake"
+    "${PROJECT_SOURCE_DIR}/ctest/check_set_claims.cmake"
     "${PROJECT_SOURCE_DIR}/ctest/expect_failure.cmake"
     "${PROJECT_SOURCE_DIR}/ctest/proto.cmake"
     DESTINATION "${AFTERSHOCK_INSTALL_CMAKEDIR}")

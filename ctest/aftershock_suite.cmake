@@ -20,6 +20,11 @@
 #    (AFTERSHOCK_CLUSTER_LOCK, ctest/cluster_lock.cmake). A test-include file is used because
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
+#  - a claims check per manifest, across every binary of the build registered for it (build step and
+#    test aftershock_claims.<set>): each scenario of the manifest must be registered by exactly one
+#    suite binary, else the build fails naming the manifest line, the scenario and its `test:`
+#    (ctest/check_set_claims.cmake). Runs at the end of the top-level CMakeLists.txt (a deferred call),
+#    when every aftershock_add_suite() of the project has been seen.
 #  - CLUSTER: every scenario requires the CTest fixture that brings the embedded local cluster up
 #    once per ctest run and down at the end. The cluster is this build tree's own
 #    (<build>/aftershock-cluster/state, AFTERSHOCK_CLUSTER_STATE of the scenarios), so two build
@@ -99,12 +104,13 @@ function(aftershock_add_suite target)
     endif()
     set(generated "${CMAKE_CURRENT_BINARY_DIR}/${target}.${set}.ctest.cmake")
     add_custom_command(
-      OUTPUT "${generated}"
+      OUTPUT "${generated}" "${generated}.claims"
       COMMAND $<TARGET_FILE:${target}> "--aftershock_list_ctest=${generated}" "--aftershock_set=${set}"
               "--aftershock_manifest=${manifest}" "--aftershock_artifacts_dir=${ARG_ARTIFACTS_DIR}"
       DEPENDS ${target} "${manifest}"
       COMMENT "Registering ${target} scenarios of set ${set}")
     add_custom_target(${target}_${set}_ctest ALL DEPENDS "${generated}")
+    _aftershock_record_set_claims("${manifest}" "${set}" "${generated}.claims" ${target}_${set}_ctest)
     set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${set}.include.cmake")
     set(fixtures "")
     if(ARG_CLUSTER)
@@ -137,6 +143,62 @@ function(aftershock_add_suite target)
              COMMAND ${CMAKE_COMMAND} -D "COMMAND=$<TARGET_FILE:${target}>;--aftershock_set=${set};--aftershock_manifest=${manifest};--gtest_filter=*DISABLED_*"
                      -D "EXPECT_OUTPUT=executed no scenario" -P "${ctest_dir}/expect_failure.cmake")
     set_tests_properties(${target}.${set}.empty-selection-fails PROPERTIES LABELS unit TIMEOUT 60)
+  endforeach()
+endfunction()
+
+# Remembers which claims file `registration_target` writes for `manifest`, and once per project
+# defers _aftershock_add_set_claim_checks to the end of the top-level CMakeLists.txt.
+function(_aftershock_record_set_claims manifest set claims registration_target)
+  get_property(manifests GLOBAL PROPERTY AFTERSHOCK_CLAIMS_MANIFESTS)
+  if(NOT manifest IN_LIST manifests)
+    set_property(GLOBAL APPEND PROPERTY AFTERSHOCK_CLAIMS_MANIFESTS "${manifest}")
+    set_property(GLOBAL PROPERTY "AFTERSHOCK_CLAIMS_SET ${manifest}" "${set}")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY "AFTERSHOCK_CLAIMS_FILES ${manifest}" "${claims}")
+  set_property(GLOBAL APPEND PROPERTY "AFTERSHOCK_CLAIMS_TARGETS ${manifest}" "${registration_target}")
+  get_property(deferred GLOBAL PROPERTY AFTERSHOCK_CLAIMS_DEFERRED)
+  if(NOT deferred)
+    set_property(GLOBAL PROPERTY AFTERSHOCK_CLAIMS_DEFERRED ON)
+    set_property(GLOBAL PROPERTY AFTERSHOCK_CLAIMS_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_set_claims.cmake")
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _aftershock_add_set_claim_checks)
+  endif()
+endfunction()
+
+# One build step per manifest (part of `all`): the claims of every binary registered for it, checked
+# together; and the same check as a test, so a test run names the sets it covers.
+function(_aftershock_add_set_claim_checks)
+  get_property(manifests GLOBAL PROPERTY AFTERSHOCK_CLAIMS_MANIFESTS)
+  get_property(script GLOBAL PROPERTY AFTERSHOCK_CLAIMS_SCRIPT)
+  set(index 0)
+  foreach(manifest IN LISTS manifests)
+    math(EXPR index "${index} + 1")
+    get_property(set GLOBAL PROPERTY "AFTERSHOCK_CLAIMS_SET ${manifest}")
+    get_property(claims GLOBAL PROPERTY "AFTERSHOCK_CLAIMS_FILES ${manifest}")
+    get_property(registrations GLOBAL PROPERTY "AFTERSHOCK_CLAIMS_TARGETS ${manifest}")
+    set(stamp "${CMAKE_BINARY_DIR}/aftershock-claims/${set}.${index}.checked")
+    # The claims files, one a line (a list on a command line would be split by the shell's `;`).
+    set(claims_list "${CMAKE_BINARY_DIR}/aftershock-claims/${set}.${index}.files")
+    list(JOIN claims "\n" claims_text)
+    file(CONFIGURE OUTPUT "${claims_list}" CONTENT "${claims_text}\n")
+    add_custom_command(
+      OUTPUT "${stamp}"
+      COMMAND ${CMAKE_COMMAND} -D "MANIFEST=${manifest}" -D "CLAIMS_LIST=${claims_list}" -D "STAMP=${stamp}"
+              -P "${script}"
+      DEPENDS ${claims} "${manifest}" "${script}" "${claims_list}"
+      VERBATIM
+      COMMENT "Checking that every scenario of set ${set} is registered by exactly one suite binary")
+    add_custom_target(aftershock_claims_${set}_${index} ALL DEPENDS "${stamp}")
+    add_dependencies(aftershock_claims_${set}_${index} ${registrations})
+    set(test_name aftershock_claims.${set})
+    if(TEST ${test_name})
+      set(test_name aftershock_claims.${set}.${index})
+    endif()
+    if(BUILD_TESTING)
+      add_test(NAME ${test_name}
+               COMMAND ${CMAKE_COMMAND} -D "MANIFEST=${manifest}" -D "CLAIMS_LIST=${claims_list}" -P "${script}")
+      set_tests_properties(${test_name} PROPERTIES LABELS unit TIMEOUT 60
+                           PASS_REGULAR_EXPRESSION "each registered by exactly one")
+    endif()
   endforeach()
 endfunction()
 

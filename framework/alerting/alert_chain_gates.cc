@@ -58,10 +58,27 @@ std::vector<GateResult> AlertChainGates(const ChainReport& report, WallTime run_
     out.push_back(gates::NotApplicable(std::string(kIncidentResolved),
                                        "resolution is not expected (the run ends while the alert fires)"));
   } else {
+    std::string open;
+    for (std::size_t i = 0; i < report.unresolved_incidents.size(); ++i) {
+      open += (i == 0 ? "" : ", ") + Seconds(SecondsFrom(report.unresolved_incidents[i], run_start));
+    }
+    std::string not_resolved = "no incident was opened, so none resolved";
+    if (report.incident_created) {
+      not_resolved = report.incidents_opened > 1
+                         ? std::to_string(report.unresolved_incidents.size()) + " of " +
+                               std::to_string(report.incidents_opened) + " incidents '" + title +
+                               "' did not resolve (the one(s) opened " + open + " after the run started)"
+                         : "incident '" + title + "' did not resolve";
+    }
     GateResult resolved = Step(kIncidentResolved, report.incident_resolved, report.incident_resolved_at, run_start,
-                               "incident_resolved_seconds", "incident '" + title + "' resolved",
-                               report.incident_created ? "incident '" + title + "' did not resolve"
-                                                       : "no incident was opened, so none resolved");
+                               "incident_resolved_seconds",
+                               report.incidents_opened > 1
+                                   ? "all " + std::to_string(report.incidents_opened) + " incidents '" + title +
+                                         "' resolved, the last"
+                                   : "incident '" + title + "' resolved",
+                               not_resolved);
+    resolved.figures.emplace_back("incidents_opened", static_cast<double>(report.incidents_opened));
+    resolved.figures.emplace_back("incidents_unresolved", static_cast<double>(report.unresolved_incidents.size()));
     if (report.incident_resolved && report.incident_created_at && report.incident_resolved_at) {
       const double open = std::chrono::duration<double>(*report.incident_resolved_at - *report.incident_created_at).count();
       resolved.figures.emplace_back("incident_open_seconds", open);

@@ -25,6 +25,7 @@ ChainReport HealthyChain() {
   r.incident_created_at = kStart + seconds(46);
   r.incident_resolved = true;
   r.incident_resolved_at = kStart + seconds(110);
+  r.incidents_opened = 1;
   return r;
 }
 
@@ -42,6 +43,29 @@ std::vector<std::string> Red(const std::vector<gates::GateResult>& results) {
     if (!r.passed) names.push_back(r.name);
   }
   return names;
+}
+
+// A flapping alert: the re-fire after the first resolve opened a second incident that stays open.
+// Judging the first incident only would pass.
+TEST(AlertChainGatesTest, ASecondIncidentThatStaysOpenIsRedNamingIt) {
+  ChainReport r = HealthyChain();
+  r.incidents_opened = 2;
+  r.unresolved_incidents = {kStart + seconds(150)};
+  r.incident_resolved = false;
+  const auto results = AlertChainGates(r, kStart);
+  EXPECT_EQ(Red(results), std::vector<std::string>{"incident-resolved"});
+  EXPECT_EQ(results[3].message,
+            "1 of 2 incidents '[LOAD-TEST] AvailabilityErrorBudgetBurnFast' did not resolve (the one(s) opened "
+            "150.0 s after the run started)");
+  EXPECT_EQ(Figure(results[3], "incidents_unresolved"), 1);
+  // Both resolved: green, saying so.
+  r.unresolved_incidents.clear();
+  r.incident_resolved = true;
+  const auto green = AlertChainGates(r, kStart);
+  EXPECT_TRUE(gates::AllPassed(green)) << gates::FormatGateReport(green);
+  EXPECT_EQ(green[3].message,
+            "all 2 incidents '[LOAD-TEST] AvailabilityErrorBudgetBurnFast' resolved, the last 110.0 s after the run "
+            "started, open for 64.0 s");
 }
 
 TEST(AlertChainGatesTest, AHealthyChainIsGreenWithItsFigures) {

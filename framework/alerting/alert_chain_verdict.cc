@@ -78,16 +78,21 @@ ChainReport CheckChain(const AlertingStack& stack, WallTime since, WallTime unti
 
   // 3./4. The incident was created with the test prefix and resolved itself.
   const std::string title = "[LOAD-TEST] " + alertname;
+  // Every re-fire after a resolve opens a new incident: each one must resolve, not only the first.
   for (const Incident& incident : stack.test_sink().Incidents()) {
     if (incident.title != title || !InWindow(incident.created_at, since, until)) continue;
-    if (!report.incident_created_at) {
-      report.incident_created_at = incident.created_at;
-      report.incident_resolved_at = incident.resolved_at;
+    ++report.incidents_opened;
+    if (!report.incident_created_at) report.incident_created_at = incident.created_at;
+    if (incident.resolved_at && InWindow(*incident.resolved_at, since, until)) {
+      if (!report.incident_resolved_at || *report.incident_resolved_at < *incident.resolved_at) {
+        report.incident_resolved_at = incident.resolved_at;
+      }
+    } else {
+      report.unresolved_incidents.push_back(incident.created_at);
     }
   }
   report.incident_created = report.incident_created_at.has_value();
-  report.incident_resolved = report.incident_resolved_at.has_value() &&
-                             InWindow(*report.incident_resolved_at, since, until);
+  report.incident_resolved = report.incident_created && report.unresolved_incidents.empty();
 
   // 5. Nothing reached production (any event, any alert, counts).
   for (const WebhookEvent& event : stack.production_sink().Events()) {
@@ -110,7 +115,11 @@ ChainReport CheckChain(const AlertingStack& stack, WallTime since, WallTime unti
   }
   if (!report.incident_created) report.problems.push_back("no incident titled '" + title + "'");
   if (expect_resolved && !report.incident_resolved) {
-    report.problems.push_back("incident '" + title + "' did not resolve");
+    report.problems.push_back(report.incidents_opened > 1
+                                  ? std::to_string(report.unresolved_incidents.size()) + " of " +
+                                        std::to_string(report.incidents_opened) + " incidents '" + title +
+                                        "' did not resolve"
+                                  : "incident '" + title + "' did not resolve");
   }
   for (const ProductionEvent& event : report.production_events) {
     std::string names;

@@ -50,8 +50,12 @@ struct ChainReport {
   std::optional<WallTime> routed_at;
   bool incident_created = false;           // "[LOAD-TEST] <alertname>" at the test sink
   std::optional<WallTime> incident_created_at;
+  // Every incident opened in the window resolved in it: a flapping alert whose re-fire opened a
+  // second incident that stays open is not resolved, whatever happened to the first.
   bool incident_resolved = false;
-  std::optional<WallTime> incident_resolved_at;
+  std::optional<WallTime> incident_resolved_at;  // the last resolution in the window
+  int incidents_opened = 0;                      // with that title, in the window
+  std::vector<WallTime> unresolved_incidents{};  // when each one still open (or resolved too late) was opened
   std::vector<ProductionEvent> production_events;  // must be empty
   std::vector<std::string> problems;               // one line per failed check
 

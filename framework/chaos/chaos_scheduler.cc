@@ -57,7 +57,17 @@ void ChaosScheduler::Loop() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait_until(lock, step.when, [this] { return abort_; });
-      if (abort_) break;
+      if (abort_) {
+        // Every apply not reached is a planned round that did not happen.
+        for (std::size_t t = s; t < steps.size(); ++t) {
+          if (!steps[t].apply) continue;
+          const std::string& name = plan_[steps[t].index].fault->name();
+          skipped_.push_back({name, rounds_[name] + 1,
+                              "the scheduler stopped before it (" +
+                                  (stop_reason_.empty() ? std::string("stopped") : stop_reason_) + ")"});
+        }
+        break;
+      }
     }
     const TimedFault& timed = plan_[step.index];
     Fault& fault = *timed.fault;
@@ -71,6 +81,11 @@ void ChaosScheduler::Loop() {
         next_same = steps[t].when;
         break;
       }
+    }
+    int applies_before;  // the round number this apply step would be, for a skipped record
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      applies_before = rounds_[fault.name()] + 1;
     }
     try {
       if (step.apply && timed.repeat_pause.count() > 0) {
@@ -87,6 +102,11 @@ void ChaosScheduler::Loop() {
       timeline_.Record(Clock::now(), "error", fault.name(), message);
       std::lock_guard<std::mutex> lock(mu_);
       errors_.push_back(message);
+      // The apply (or the next round) did not happen: its health gate or the apply itself threw.
+      if (step.apply) {
+        const int round = timed.repeat_pause.count() > 0 ? rounds_[fault.name()] + 1 : applies_before;
+        skipped_.push_back({fault.name(), round, std::string("not applied: ") + e.what()});
+      }
     }
   }
   JoinPending(nullptr);
@@ -202,12 +222,35 @@ void ChaosScheduler::Confirm(std::size_t index, bool revert, Clock::time_point s
 void ChaosScheduler::RunRounds(std::size_t index) {
   const TimedFault& f = plan_[index];
   const Clock::time_point until = clock_.start() + f.repeat_until;
+  const auto seconds = [this](Clock::time_point t) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", std::chrono::duration<double>(t - clock_.start()).count());
+    return std::string(text);
+  };
+  // Not one round: the first never started. Named, so fault-took-effect can say why.
+  const auto none_happened = [&](const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu_);
+    skipped_.push_back({f.fault->name(), rounds_[f.fault->name()] + 1, why});
+  };
+  if (Clock::now() >= until) {
+    none_happened("its repeat window is empty: the first round was due at " + seconds(clock_.start() + f.at) +
+                  ", the window ends at " + seconds(until));
+    return;
+  }
   // Bounded: every round takes at least repeat_pause, and rounds stop at repeat_until.
   for (int round = 0; round < 100000 && Clock::now() < until; ++round) {
     if (f.gate) f.gate();
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (abort_ || Clock::now() >= until) return;
+      const bool stop = abort_ || Clock::now() >= until;
+      if (stop && round == 0) {
+        skipped_.push_back({f.fault->name(), rounds_[f.fault->name()] + 1,
+                            abort_ ? "the scheduler stopped before it (" +
+                                         (stop_reason_.empty() ? std::string("stopped") : stop_reason_) + ")"
+                                   : "its health gate let it through at " + seconds(Clock::now()) +
+                                         ", after its repeat window ended at " + seconds(until)});
+      }
+      if (stop) return;
     }
     // The pause counts from the apply, so confirming a round (a failover) does not stretch the plan.
     const Clock::time_point applied_at = Clock::now();
@@ -251,7 +294,12 @@ void ChaosScheduler::RevertAllApplied() {
 void ChaosScheduler::Finish(std::chrono::milliseconds timeout) {
   {
     std::unique_lock<std::mutex> lock(mu_);
-    if (thread_.joinable()) cv_.wait_for(lock, timeout, [this] { return done_; });
+    if (thread_.joinable() && !cv_.wait_for(lock, timeout, [this] { return done_; })) {
+      char text[96];
+      std::snprintf(text, sizeof text, "the plan had not ended %.0f s after the load: Finish's timeout",
+                    std::chrono::duration<double>(timeout).count());
+      stop_reason_ = text;
+    }
     abort_ = true;
     stopping_ = true;
     cv_.notify_all();
@@ -263,6 +311,7 @@ void ChaosScheduler::Finish(std::chrono::milliseconds timeout) {
 void ChaosScheduler::Abort() {
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (stop_reason_.empty()) stop_reason_ = "the run was stopped early: an abort or an interrupt";
     abort_ = true;
     stopping_ = true;
     cv_.notify_all();
@@ -274,6 +323,11 @@ void ChaosScheduler::Abort() {
 std::vector<std::string> ChaosScheduler::errors() const {
   std::lock_guard<std::mutex> lock(mu_);
   return errors_;
+}
+
+std::vector<SkippedRound> ChaosScheduler::skipped() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return skipped_;
 }
 
 std::vector<ConfirmationRecord> ChaosScheduler::confirmations() const {

@@ -13,7 +13,10 @@
 // (rounds confirm in line: the next round waits for its gate anyway). Each answer is
 // an event on the timeline with the time the effect was observed (confirmed | unconfirmed |
 // unconfirmable after an apply; reverted-clean | residue | revert-unconfirmable after a revert), and
-// confirmations() hands them to the fault-took-effect gate.
+// confirmations() hands them to the fault-took-effect gate. A planned apply that never happened (a
+// repeat window with no room for a round, a health gate or an apply that threw, a plan cut short by
+// Finish's timeout or an abort) is recorded in skipped(), naming the fault, the round and why, so the
+// gate can tell "every planned round happened" from "one round happened".
 //
 //   ChaosTimeline timeline(clock);
 //   ChaosScheduler chaos(clock, timeline);
@@ -72,6 +75,13 @@ struct ConfirmationRecord {
   double after_seconds = 0;  // from the apply (revert) to the observation
 };
 
+// A planned apply that did not happen: which fault, which round (1-based per fault name), and why.
+struct SkippedRound {
+  std::string fault{};
+  int round = 0;
+  std::string why{};  // "its repeat window is empty (...)", "the scheduler stopped before it (...)", ...
+};
+
 class ChaosScheduler {
  public:
   ChaosScheduler(RunClock clock, ChaosTimeline& timeline);
@@ -89,6 +99,8 @@ class ChaosScheduler {
   std::vector<std::string> errors() const;
   // Every confirmation so far, in the order they were made.
   std::vector<ConfirmationRecord> confirmations() const;
+  // Every planned apply that did not happen, in plan order of discovery.
+  std::vector<SkippedRound> skipped() const;
 
  private:
   void Loop();
@@ -114,7 +126,9 @@ class ChaosScheduler {
   bool abort_ = false;
   std::atomic<bool> stopping_{false};  // abort_, readable by a confirmation's poll without mu_
   bool done_ = false;
+  std::string stop_reason_;  // why the loop stopped early: set by Finish's timeout or Abort
   std::vector<std::string> errors_;
+  std::vector<SkippedRound> skipped_;
   std::vector<ConfirmationRecord> confirmations_;
   std::map<std::string, int> rounds_;  // applies so far, per fault name
   std::vector<std::pair<const Fault*, std::thread>> pending_;  // confirmations running beside the plan

@@ -113,6 +113,10 @@ TEST(ChaosSchedulerTest, ApplyFailureIsReportedNotSwallowed) {
   chaos.Finish(std::chrono::seconds(5));
   ASSERT_EQ(chaos.errors().size(), 1u);
   EXPECT_EQ(chaos.errors()[0], "apply of fault 'broken' failed: boom");
+  ASSERT_EQ(chaos.skipped().size(), 1u);
+  EXPECT_EQ(chaos.skipped()[0].fault, "broken");
+  EXPECT_EQ(chaos.skipped()[0].round, 1);
+  EXPECT_EQ(chaos.skipped()[0].why, "not applied: boom");
 }
 
 }  // namespace
@@ -160,6 +164,41 @@ TEST(ChaosSchedulerTest, AGateThatNeverOpensIsAnError) {
   ASSERT_EQ(chaos.errors().size(), 1u);
   EXPECT_EQ(chaos.errors()[0], "apply of fault 'primary-kill' failed: database not healthy after 60 s");
   EXPECT_EQ(kill->applies, 0);
+  ASSERT_EQ(chaos.skipped().size(), 1u);
+  EXPECT_EQ(chaos.skipped()[0].why, "not applied: database not healthy after 60 s");
+}
+
+// A repeat window with no room for a round used to end the rounds without a word.
+TEST(ChaosSchedulerTest, AnEmptyRepeatWindowIsASkippedRoundNamingWhy) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  auto kill = std::make_shared<Counting>("primary-kill");
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = std::chrono::milliseconds(200), .fault = kill, .repeat_pause = std::chrono::milliseconds(10),
+                .repeat_until = std::chrono::milliseconds(40)}});
+  chaos.Finish(std::chrono::seconds(5));
+  EXPECT_TRUE(chaos.errors().empty());
+  EXPECT_EQ(kill->applies, 0);
+  ASSERT_EQ(chaos.skipped().size(), 1u);
+  EXPECT_EQ(chaos.skipped()[0].fault, "primary-kill");
+  EXPECT_EQ(chaos.skipped()[0].round, 1);
+  EXPECT_EQ(chaos.skipped()[0].why, "its repeat window is empty: the first round was due at 0.2 s, the window ends at 0.0 s");
+}
+
+TEST(ChaosSchedulerTest, AnAbortNamesEveryApplyItNeverReached) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  auto a = std::make_shared<Counting>("a");
+  auto b = std::make_shared<Counting>("b");
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = std::chrono::milliseconds(0), .duration = std::chrono::milliseconds(20), .fault = a},
+               {.at = std::chrono::seconds(30), .duration = std::chrono::milliseconds(20), .fault = b}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  chaos.Abort();
+  EXPECT_EQ(b->applies, 0);
+  ASSERT_EQ(chaos.skipped().size(), 1u);
+  EXPECT_EQ(chaos.skipped()[0].fault, "b");
+  EXPECT_EQ(chaos.skipped()[0].why, "the scheduler stopped before it (the run was stopped early: an abort or an interrupt)");
 }
 
 TEST(ChaosSchedulerTest, RoundsMayNotHaveADuration) {

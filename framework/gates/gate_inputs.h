@@ -30,6 +30,25 @@ struct FaultEffect {
   double seconds = 0;   // run seconds of the observation
 };
 
+// A planned fault round that never happened (chaos::SkippedRound, as the gate sees it).
+struct SkippedFaultRound {
+  std::string fault{};
+  int round = 0;      // 1-based per fault name
+  std::string why{};  // "its repeat window is empty (...)", "the scheduler stopped before it (...)"
+};
+
+// One fault lease a scenario's faults depended on (the cluster supervisor's, the request proxy's rule
+// leases), read before the load and after the chaos plan ended. A lease that expired in between had its
+// faults reverted by its owner mid-run: the run did not test what it planned (fault-lease-held).
+struct FaultLeaseAccount {
+  std::string lease{};                  // "cluster supervisor", "request proxy"
+  std::uint64_t expiries_before = 0;    // the owner's expiry count before the load
+  std::uint64_t expiries_after = 0;     // and after the plan
+  std::string read_error{};             // non-empty: a reading failed (then the counts mean nothing)
+  double last_expiry_seconds = -1;      // run seconds of the last expiry, -1 unknown
+  std::string last_expiry{};            // the owner's words: why it expired and what it reverted
+};
+
 struct GateInputs {
   const metrics::LoadTimeline* timeline = nullptr;   // null counts as an empty timeline
   const metrics::GeneratorHealth* health = nullptr;  // null fails generator-limited (not measured)
@@ -46,6 +65,9 @@ struct GateInputs {
   // fault-took-effect: the plan had faults (planned_faults > 0) and these are their confirmations.
   std::size_t planned_faults = 0;
   std::vector<FaultEffect> fault_effects;
+  std::vector<SkippedFaultRound> skipped_fault_rounds;  // planned rounds that did not happen: red
+  // fault-lease-held: every lease the faults held (empty: not applicable, no fault held one).
+  std::vector<FaultLeaseAccount> fault_leases;
 };
 
 }  // namespace aftershock::gates

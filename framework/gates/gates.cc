@@ -21,7 +21,8 @@ GateSet BuiltInGates() {
       .Add(ReverseLookupGate())
       .Add(ShedOutweighsFailuresGate())
       .Add(GeneratorLimitedGate())
-      .Add(FaultTookEffectGate());
+      .Add(FaultTookEffectGate())
+      .Add(FaultLeaseHeldGate());
   return set;
 }
 

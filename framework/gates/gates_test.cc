@@ -80,7 +80,7 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
                                              "p1-longest-outage", "p1-longest-gap", "p1-unavailable-seconds",
                                              "time-to-recover", "p2-promise-stability",
                                              "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited",
-                                             "fault-took-effect"}));
+                                             "fault-took-effect", "fault-lease-held"}));
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
   EXPECT_TRUE(FailureReasons(results).empty());
   EXPECT_EQ(FormatGateReport(results),
@@ -96,8 +96,9 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "PASS p3-reverse-lookup: 0 lost of 500 checked\n"
             "PASS shed-outweighs-failures: shed 10 < failed 130\n"
             "PASS generator-limited: achieved 100/s of 100/s offered, dispatch lag p99 2.5 ms, max 7 ms\n"
-            "PASS fault-took-effect: 1 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 0 not confirmable "
-            "(primary-kill round 1: leader pg-b (was pg-a) after 1.2 s)\n");
+            "PASS fault-took-effect: 1 rounds confirmed, 0 not, 0 skipped; 0 reverts clean, 0 with residue; 0 not confirmable "
+            "(primary-kill round 1: leader pg-b (was pg-a) after 1.2 s)\n"
+            "N/A fault-lease-held: no fault held a lease\n");
   EXPECT_EQ(Figure(GateNamed(results, kTrafficServed), "total_ok"), 1860);
   EXPECT_EQ(Figure(GateNamed(results, kLongestOutage), "longest_outage_seconds"), 1);
   EXPECT_EQ(Figure(GateNamed(results, kLongestOutage), "longest_outage_first_second"), 10);
@@ -626,7 +627,7 @@ TEST(FaultTookEffectTest, GreenWhenEveryRoundAndRevertIsConfirmed) {
                                      {"primary-kill", 2, false, Outcome::kConfirmed, "leader pg-c (was pg-b) after 6.9 s", 51.0}});
   EXPECT_TRUE(r.passed) << r.message;
   EXPECT_EQ(r.message,
-            "2 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 0 not confirmable (primary-kill round 1: "
+            "2 rounds confirmed, 0 not, 0 skipped; 0 reverts clean, 0 with residue; 0 not confirmable (primary-kill round 1: "
             "leader pg-b (was pg-a) after 7.4 s; primary-kill round 2: leader pg-c (was pg-b) after 6.9 s)");
   EXPECT_EQ(Figure(r, "fault_rounds_confirmed"), 2);
 }
@@ -639,8 +640,8 @@ TEST(FaultTookEffectTest, RedNamingTheRoundThatNeverTookEffectAndTheRevertThatLe
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message,
             "db-partition round 2: not confirmed: the probe through pg-a answered; db-partition round 2 revert: "
-            "residue: the probe through pg-a hangs (1 rounds confirmed, 1 not; 1 reverts clean, 1 with residue; 0 "
-            "not confirmable): a fault that did not take effect tested nothing");
+            "residue: the probe through pg-a hangs (1 rounds confirmed, 1 not, 0 skipped; 1 reverts clean, 1 with residue; 0 "
+            "not confirmable): a planned fault round that did not happen or did not take effect tested nothing");
   EXPECT_EQ(Figure(r, "fault_rounds_unconfirmed"), 1);
   EXPECT_EQ(Figure(r, "fault_reverts_residue"), 1);
 }
@@ -649,14 +650,80 @@ TEST(FaultTookEffectTest, AnExplicitOptOutPassesWithItsReasonShown) {
   const GateResult r = FaultGate(1, {{"external", 1, false, Outcome::kNotConfirmable, "the effect is outside", 1.0}});
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.message,
-            "0 rounds confirmed, 0 not; 0 reverts clean, 0 with residue; 1 not confirmable; external round 1: not "
+            "0 rounds confirmed, 0 not, 0 skipped; 0 reverts clean, 0 with residue; 1 not confirmable; external round 1: not "
             "confirmable: the effect is outside");
+}
+
+// One confirmed round beside a planned round that never happened is red, naming the round and why.
+TEST(FaultTookEffectTest, ASkippedRoundBesideAConfirmedOneIsRedNamingTheRoundAndWhy) {
+  GateInputs in;
+  in.planned_faults = 2;
+  in.fault_effects = {{"db-partition", 1, false, Outcome::kConfirmed, "the probe through pg-a hangs after 0.3 s", 5.3}};
+  in.skipped_fault_rounds = {{"db-partition", 2, "the scheduler stopped before it (the plan had not ended 70 s after "
+                                                 "the load: Finish's timeout)"}};
+  in.require_promises = false;
+  const GateResult r = GateNamed(EvaluateGates(in), kFaultTookEffect);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "db-partition round 2: did not happen: the scheduler stopped before it (the plan had not ended 70 s after "
+            "the load: Finish's timeout) (1 rounds confirmed, 0 not, 1 skipped; 0 reverts clean, 0 with residue; 0 "
+            "not confirmable): a planned fault round that did not happen or did not take effect tested nothing");
+  EXPECT_EQ(Figure(r, "fault_rounds_skipped"), 1);
+  in.skipped_fault_rounds.clear();
+  EXPECT_TRUE(GateNamed(EvaluateGates(in), kFaultTookEffect).passed);
 }
 
 TEST(FaultTookEffectTest, PlannedFaultsWithoutAnyConfirmationAreRed) {
   const GateResult r = FaultGate(3, {});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.message, "3 faults planned but no round was applied and confirmed");
+}
+
+GateResult LeaseGate(std::vector<FaultLeaseAccount> leases) {
+  GateInputs in;
+  in.fault_leases = std::move(leases);
+  in.require_promises = false;
+  return GateNamed(EvaluateGates(in), kFaultLeaseHeld);
+}
+
+TEST(FaultLeaseHeldTest, NotApplicableWhenNoFaultHeldALease) {
+  const GateResult r = LeaseGate({});
+  EXPECT_TRUE(r.passed);
+  EXPECT_TRUE(r.not_applicable);
+  EXPECT_EQ(r.message, "no fault held a lease");
+}
+
+TEST(FaultLeaseHeldTest, GreenWhenNoExpiryHappenedDuringTheRun) {
+  const GateResult r = LeaseGate({{.lease = "cluster supervisor", .expiries_before = 2, .expiries_after = 2}});
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_FALSE(r.not_applicable);
+  EXPECT_EQ(r.message, "held throughout: cluster supervisor");
+  EXPECT_EQ(Figure(r, "fault_lease_expiries"), 0);
+}
+
+// A 20 s partition whose lease ran out after 5 s was reverted mid-run: judging the run as if the
+// partition had lasted would be a false green.
+TEST(FaultLeaseHeldTest, AnExpiryDuringTheRunIsRedNamingWhenAndWhatWasReverted) {
+  const GateResult r = LeaseGate({{.lease = "cluster supervisor",
+                                   .expiries_before = 2,
+                                   .expiries_after = 3,
+                                   .last_expiry_seconds = 12.5,
+                                   .last_expiry = "fault lease of 'ha_suite pr/db-partition' expired; reverted "
+                                                  "database link faults on pg-a"}});
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "cluster supervisor's fault lease expired 1 time(s) during the run (the last at second 12.5: fault lease "
+            "of 'ha_suite pr/db-partition' expired; reverted database link faults on pg-a): the lease's owner "
+            "reverted the faults mid-run, so the run did not test what it planned");
+  EXPECT_EQ(Figure(r, "fault_lease_expiries"), 1);
+}
+
+TEST(FaultLeaseHeldTest, AReadingThatFailedIsRedNotGreen) {
+  const GateResult r = LeaseGate({{.lease = "cluster supervisor", .read_error = "connection refused"}});
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.message,
+            "cluster supervisor: cannot tell whether it held: connection refused: a lease that cannot be read may "
+            "have expired unseen");
 }
 
 }  // namespace

@@ -77,7 +77,9 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
 GateResult FaultTookEffect(const GateInputs& in) {
   using Outcome = FaultEffect::Outcome;
   GateResult r{std::string(kFaultTookEffect), true, "", {}};
-  if (in.planned_faults == 0 && in.fault_effects.empty()) return NotApplicable(r.name, "the scenario has no faults");
+  if (in.planned_faults == 0 && in.fault_effects.empty() && in.skipped_fault_rounds.empty()) {
+    return NotApplicable(r.name, "the scenario has no faults");
+  }
   std::size_t confirmed = 0, unconfirmed = 0, clean = 0, residue = 0, opted_out = 0;
   std::string problems, opt_outs, proofs;
   std::size_t named_proofs = 0;
@@ -98,27 +100,69 @@ GateResult FaultTookEffect(const GateInputs& in) {
         break;
     }
   }
+  std::string skipped;
+  for (const SkippedFaultRound& k : in.skipped_fault_rounds) {
+    skipped += (skipped.empty() ? "" : "; ") + k.fault + " round " + std::to_string(k.round) + ": did not happen: " + k.why;
+  }
   r.figures = {{"fault_rounds_confirmed", D(confirmed)},
                {"fault_rounds_unconfirmed", D(unconfirmed)},
+               {"fault_rounds_skipped", D(in.skipped_fault_rounds.size())},
                {"fault_reverts_clean", D(clean)},
                {"fault_reverts_residue", D(residue)},
                {"fault_confirmations_opted_out", D(opted_out)}};
   if (in.fault_effects.empty()) {
     r.passed = false;
-    r.message = std::to_string(in.planned_faults) + " faults planned but no round was applied and confirmed";
+    r.message = std::to_string(in.planned_faults) + " faults planned but no round was applied and confirmed" +
+                (skipped.empty() ? "" : " (" + skipped + ")");
     return r;
   }
-  r.passed = unconfirmed == 0 && residue == 0;
+  r.passed = unconfirmed == 0 && residue == 0 && in.skipped_fault_rounds.empty();
   const std::string counts = std::to_string(confirmed) + " rounds confirmed, " + std::to_string(unconfirmed) +
-                             " not; " + std::to_string(clean) + " reverts clean, " + std::to_string(residue) +
+                             " not, " + std::to_string(in.skipped_fault_rounds.size()) + " skipped; " +
+                             std::to_string(clean) + " reverts clean, " + std::to_string(residue) +
                              " with residue; " + std::to_string(opted_out) + " not confirmable";
+  if (!skipped.empty()) problems += (problems.empty() ? "" : "; ") + skipped;
   if (!r.passed) {
-    r.message = problems + " (" + counts + "): a fault that did not take effect tested nothing";
+    r.message = problems + " (" + counts + "): a planned fault round that did not happen or did not take effect "
+                "tested nothing";
   } else {
     r.message = counts;
     if (!proofs.empty()) r.message += " (" + proofs + (named_proofs > kMaxNamedViolations ? "; ..." : "") + ")";
   }
   if (!opt_outs.empty()) r.message += "; " + opt_outs;
+  return r;
+}
+
+GateResult FaultLeaseHeld(const GateInputs& in) {
+  if (in.fault_leases.empty()) return NotApplicable(std::string(kFaultLeaseHeld), "no fault held a lease");
+  GateResult r{std::string(kFaultLeaseHeld), true, "", {}};
+  std::uint64_t expiries = 0;
+  std::string problems, held;
+  for (const FaultLeaseAccount& a : in.fault_leases) {
+    if (!a.read_error.empty()) {
+      problems += (problems.empty() ? "" : "; ") + a.lease + ": cannot tell whether it held: " + a.read_error;
+      continue;
+    }
+    const std::uint64_t n = a.expiries_after >= a.expiries_before ? a.expiries_after - a.expiries_before : 1;
+    expiries += n;
+    if (n == 0) {
+      held += (held.empty() ? "" : ", ") + a.lease;
+      continue;
+    }
+    std::string when = a.last_expiry_seconds >= 0 ? " (the last at second " + FormatNumber(a.last_expiry_seconds) : " (";
+    when += (a.last_expiry_seconds >= 0 ? ": " : "") + (a.last_expiry.empty() ? std::string("no detail") : a.last_expiry) + ")";
+    problems += (problems.empty() ? "" : "; ") + a.lease + "'s fault lease expired " + std::to_string(n) +
+                " time(s) during the run" + when;
+  }
+  r.figures = {{"fault_lease_expiries", D(expiries)}};
+  r.passed = problems.empty();
+  if (r.passed) {
+    r.message = "held throughout: " + held;
+  } else if (expiries > 0) {
+    r.message = problems + ": the lease's owner reverted the faults mid-run, so the run did not test what it planned";
+  } else {
+    r.message = problems + ": a lease that cannot be read may have expired unseen";
+  }
   return r;
 }
 
@@ -136,5 +180,6 @@ std::unique_ptr<Gate> GeneratorLimitedGate() {
   return MakeGate(std::string(kGeneratorLimited), [](const GateInputs& in) { return GeneratorLimited(in.health); });
 }
 std::unique_ptr<Gate> FaultTookEffectGate() { return MakeGate(std::string(kFaultTookEffect), FaultTookEffect); }
+std::unique_ptr<Gate> FaultLeaseHeldGate() { return MakeGate(std::string(kFaultLeaseHeld), FaultLeaseHeld); }
 
 }  // namespace aftershock::gates

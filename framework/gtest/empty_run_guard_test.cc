@@ -14,6 +14,21 @@ TEST(EmptyRunGuard, Message) {
             "also_run_disabled_tests=1, skipped scenarios=3): a run that executes nothing must not look green");
 }
 
+TEST(EmptyRunGuard, NamesEveryExactlyNamedScenarioThatDidNotExecute) {
+  const std::string filter =
+      "HaSuite.DISABLED_Baseline:HaSuite.DISABLED_PrimaryKil:HaSuite.DISABLED_ReplicaKill:*Drain*:Unit.Test"
+      "-HaSuite.DISABLED_Other";
+  EXPECT_EQ(MissingNamedScenarios(filter, {"HaSuite.DISABLED_Baseline"}, {"HaSuite.DISABLED_ReplicaKill"}),
+            (std::vector<std::string>{
+                "HaSuite.DISABLED_PrimaryKil (did not run: no such scenario in this binary?)",
+                "HaSuite.DISABLED_ReplicaKill (skipped itself)"}));
+  EXPECT_TRUE(MissingNamedScenarios(filter, {"HaSuite.DISABLED_Baseline", "HaSuite.DISABLED_PrimaryKil",
+                                             "HaSuite.DISABLED_ReplicaKill"},
+                                    {})
+                  .empty());
+  EXPECT_TRUE(MissingNamedScenarios("*", {}, {}).empty());
+}
+
 // The guard's failure mechanism is checked from the outside (exit codes) in end_to_end_test.cc;
 // here only its counting, fed with this test's own TestInfo.
 TEST(EmptyRunGuard, DoesNotCountNonScenarioTests) {

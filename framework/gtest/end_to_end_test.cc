@@ -104,6 +104,21 @@ TEST_F(GuardProbe, OnlySkippedScenariosFailWithTheGuardMessage) {  // (c)
                                " (filter '*Skipped*', also_run_disabled_tests=1, skipped scenarios=1)"));
 }
 
+// The Kubernetes generator Job names each scenario it runs: one that did not execute (a typo, one
+// that skipped itself) fails the process even though another scenario ran.
+TEST_F(GuardProbe, AScenarioTheFilterNamesThatDidNotExecuteFailsTheRun) {
+  const ProcessResult r =
+      Run({"--aftershock_set=x",
+           "--gtest_filter=DISABLED_GuardProbeSuite.Listed:GuardProbe.DISABLED_SkippedScenario:GuardProbe.DISABLED_Lsited",
+           "--gtest_also_run_disabled_tests"});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("aftershock: the resilience selection for set 'x' named 2 scenario(s) that did not "
+                               "execute: GuardProbe.DISABLED_SkippedScenario (skipped itself); "
+                               "GuardProbe.DISABLED_Lsited (did not run: no such scenario in this binary?);"));
+  EXPECT_THAT(r.out, Not(HasSubstr("executed no scenario")));
+}
+
 TEST_F(GuardProbe, NormalTestWithoutSetPasses) {  // (d)
   const ProcessResult r = Run({"--gtest_filter=*NormalTest*"});
   ASSERT_TRUE(r.exited);

@@ -58,6 +58,43 @@ CtestScript ScenarioCtestScript(const config::SetManifest& manifest, const std::
   return {out.str(), registered};
 }
 
+namespace {
+
+std::string ClaimsField(std::string s) {
+  for (char& c : s) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+// Writes `text` to `path` through a temporary file, so a reader never sees half of it.
+void WriteWhole(const std::filesystem::path& path, const std::string& text) {
+  const std::string tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace
+
+std::string ScenarioClaims(const config::SetManifest& manifest, const std::string& manifest_path,
+                           const std::vector<std::string>& tests, const std::string& binary) {
+  std::ostringstream out;
+  out << "# aftershock scenario claims: which scenarios of the manifest this binary registers\n"
+      << "manifest\t" << ClaimsField(manifest_path) << "\n"
+      << "set\t" << ClaimsField(manifest.name) << "\n"
+      << "binary\t" << ClaimsField(binary) << "\n";
+  for (const config::ScenarioConfig& c : manifest.scenarios) {
+    const bool claimed = std::find(tests.begin(), tests.end(), c.test) != tests.end();
+    out << "scenario\t" << ClaimsField(c.name) << "\t" << ClaimsField(c.source.empty() ? manifest_path : c.source)
+        << "\t" << ClaimsField(c.test) << "\t" << (claimed ? "claimed" : "unclaimed") << "\n";
+  }
+  return out.str();
+}
+
 int WriteManifestCtestRegistration(const Flags& flags, const std::vector<std::string>& tests) {
   if (flags.set.empty()) {
     std::cerr << "aftershock: --aftershock_list_ctest needs --aftershock_set=NAME\n";
@@ -81,13 +118,8 @@ int WriteManifestCtestRegistration(const Flags& flags, const std::vector<std::st
                    "this suite's aftershock_add_suite(SETS ...)\n";
       return 1;
     }
-    const std::string tmp = out_path.string() + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << script.text;
-      if (!f) throw std::runtime_error("cannot write " + tmp);
-    }
-    std::filesystem::rename(tmp, out_path);
+    WriteWhole(out_path.string() + ".claims", ScenarioClaims(manifest, manifest_path, tests, where.binary));
+    WriteWhole(out_path, script.text);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "aftershock: " << e.what() << "\n";

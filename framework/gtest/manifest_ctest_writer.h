@@ -12,6 +12,12 @@
 // that has scenarios but registers none of them for the requested set is an error (exit 1, naming the
 // set and the manifest), never an empty registration that looks like a passing run.
 //
+// Beside the registration the binary writes its claims (`<file>.claims`, ScenarioClaims): every
+// scenario of the manifest, where it is declared, its `test:`, and whether this binary has that
+// test. ctest/check_set_claims.cmake reads the claims of every binary registered for one manifest
+// and fails the build unless each scenario is claimed by exactly one of them: a `test:` typo or a
+// renamed test would otherwise drop the scenario from its set without a word.
+//
 //   CtestScript s = ScenarioCtestScript(manifest, path, {"ExampleSuite.DISABLED_Baseline"}, where);
 //   // s.text: add_test(...) lines; s.registered: 1
 #ifndef AFTERSHOCK_FRAMEWORK_GTEST_MANIFEST_CTEST_WRITER_H_
@@ -40,8 +46,16 @@ struct CtestScript {
 CtestScript ScenarioCtestScript(const config::SetManifest& manifest, const std::string& manifest_path,
                                 const std::vector<std::string>& tests, const CtestRegistration& where);
 
+// The claims file of one binary for one manifest: a header, then one line per manifest scenario,
+//   scenario<TAB>name<TAB>file:line<TAB>test<TAB>claimed|unclaimed
+// (tabs and newlines in a value would break the format and are replaced by spaces; a manifest's
+// names and tests hold neither).
+std::string ScenarioClaims(const config::SetManifest& manifest, const std::string& manifest_path,
+                           const std::vector<std::string>& tests, const std::string& binary);
+
 // main's --aftershock_list_ctest mode: loads the manifest of flags.set (flags.manifest, or
-// DefaultManifestPath) and writes the script to flags.list_ctest. Returns the exit code: 0 written,
+// DefaultManifestPath) and writes the script to flags.list_ctest and the claims to
+// flags.list_ctest + ".claims". Returns the exit code: 0 written,
 // 1 an error (bad manifest, cannot write, or `tests` is not empty and none is registered), 2 no set.
 int WriteManifestCtestRegistration(const Flags& flags, const std::vector<std::string>& tests);
 

@@ -46,6 +46,21 @@ TEST(ScenarioCtestScript, CountsNoneWhenTheSetNamesNoneOfTheTests) {
   EXPECT_THAT(s.text, Not(HasSubstr("add_test")));
 }
 
+TEST(ScenarioClaims, ListsEveryScenarioOfTheManifestWithWhereItIsAndWhetherThisBinaryHasIt) {
+  config::SetManifest m = TwoScenarios();
+  m.scenarios[0].source = "/m/pr.yaml:12";
+  m.scenarios[1].source = "/m/pr.yaml:20";
+  // A typo in `test:` (the binary has Suite.DISABLED_Kill) shows as unclaimed, for the set check.
+  m.scenarios[1].test = "Suite.DISABLED_Kil";
+  EXPECT_EQ(ScenarioClaims(m, "/m/pr.yaml", {"Suite.DISABLED_Baseline", "Suite.DISABLED_Kill"}, "/b/suite"),
+            "# aftershock scenario claims: which scenarios of the manifest this binary registers\n"
+            "manifest\t/m/pr.yaml\n"
+            "set\tpr\n"
+            "binary\t/b/suite\n"
+            "scenario\tbaseline\t/m/pr.yaml:12\tSuite.DISABLED_Baseline\tclaimed\n"
+            "scenario\tkill\t/m/pr.yaml:20\tSuite.DISABLED_Kil\tunclaimed\n");
+}
+
 TEST(DefaultManifestPath, IsTheSetsFileUnderManifestsSets) {
   EXPECT_THAT(DefaultManifestPath("pr"), ::testing::EndsWith("/manifests/sets/pr.yaml"));
 }

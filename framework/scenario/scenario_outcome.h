@@ -54,6 +54,7 @@ struct ScenarioOutcome {
   chaos::ChaosTimeline chaos;
   std::vector<std::string> chaos_errors;
   std::vector<chaos::ConfirmationRecord> confirmations;  // each fault round's proof (fault-took-effect)
+  std::vector<chaos::SkippedRound> skipped_rounds;       // planned rounds that did not happen (same gate)
   std::unique_ptr<ledger::PromiseLedger> ledger;
   std::optional<ledger::VerificationReport> verification;  // empty when the target makes no promises
   // The built-in gates, then "target-converged" when the target checks convergence, then a suite's

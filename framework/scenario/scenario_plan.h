@@ -22,9 +22,30 @@
 
 namespace aftershock::scenario {
 
+// One reading of a fault lease's owner (the cluster supervisor, the request proxy): how many times a
+// lease ran out so far, and the last time it did.
+struct FaultLeaseReading {
+  std::uint64_t expiries = 0;
+  std::int64_t last_expiry_unix_ms = 0;  // 0: none yet
+  std::string last_expiry{};             // the owner's words: why, and what it reverted
+};
+
+// A lease the run's faults hold while they are in force. RunScenario reads it before the load and
+// after the chaos plan has ended; an expiry in between turns fault-lease-held red.
+struct FaultLeaseWatch {
+  std::string lease{};                        // "cluster supervisor"
+  std::function<FaultLeaseReading()> read{};  // throws (std::exception) when it cannot read
+};
+
 struct ScenarioPlan {
   config::ScenarioConfig config;
   std::vector<chaos::TimedFault> faults;
+  // True for a scenario that exists to inject faults: an empty `faults` is then a ScenarioSetupError
+  // before the load (a plan computed from knobs that fits nothing, e.g. no burst within load_seconds),
+  // never a run judged as if it were a baseline.
+  bool faults_required = false;
+  // The leases the faults hold (fault-lease-held; empty: the gate is not applicable).
+  std::vector<FaultLeaseWatch> fault_leases;
   std::function<bool()> stop_requested;               // e.g. the SIGINT flag
   int progress_seconds = 5;                           // 0: no progress line (lines go to stderr)
   std::uint64_t seed = 1;

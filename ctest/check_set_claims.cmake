@@ -1,0 +1,98 @@
+# cmake -D MANIFEST=<set.yaml> -D "CLAIMS=<a.claims>;<b.claims>" [-D STAMP=<file>] -P check_set_claims.cmake
+# cmake -D MANIFEST=<set.yaml> -D CLAIMS_DIR=<dir> -P check_set_claims.cmake     (every <dir>/*.claims)
+# cmake -D MANIFEST=<set.yaml> -D CLAIMS_LIST=<file> -P check_set_claims.cmake   (one claims path a line)
+#
+# Every scenario of a set's manifest must be registered by exactly one suite binary of the build.
+# Each binary that aftershock_add_suite() registers for the set writes a claims file beside its CTest
+# registration (framework/gtest/manifest_ctest_writer.h): every scenario of the manifest, where it is
+# declared, its `test:`, and whether the binary has that test. A scenario claimed by none (a `test:`
+# typo, a renamed or deleted test) or by two binaries fails here, naming the manifest line, the scenario
+# and its test; the build that runs this check fails with it. On success it prints one line per set and
+# touches STAMP.
+cmake_minimum_required(VERSION 3.25)
+if(DEFINED CLAIMS_LIST)
+  file(STRINGS "${CLAIMS_LIST}" CLAIMS)
+elseif(DEFINED CLAIMS_DIR)
+  file(GLOB CLAIMS "${CLAIMS_DIR}/*.claims")
+  list(SORT CLAIMS)
+endif()
+if(NOT DEFINED MANIFEST OR NOT CLAIMS)
+  message(FATAL_ERROR "check_set_claims.cmake: -D MANIFEST=<set.yaml> and -D CLAIMS=<claims files> (or "
+                      "-D CLAIMS_DIR=<dir>, -D CLAIMS_LIST=<file>) are required")
+endif()
+
+set(names "")
+set(binaries "")
+set(set_name "")
+foreach(claims_file IN LISTS CLAIMS)
+  if(NOT EXISTS "${claims_file}")
+    message(FATAL_ERROR "${MANIFEST}: the claims file ${claims_file} is missing (the suite binary writes it "
+                        "with --aftershock_list_ctest; build its registration target first)")
+  endif()
+  file(STRINGS "${claims_file}" lines)
+  set(binary "${claims_file}")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^#")
+      continue()
+    endif()
+    string(REPLACE "\t" ";" fields "${line}")
+    list(GET fields 0 kind)
+    if(kind STREQUAL "binary")
+      list(GET fields 1 binary)
+      get_filename_component(binary_name "${binary}" NAME)
+      list(APPEND binaries "${binary_name}")
+    elseif(kind STREQUAL "set")
+      list(GET fields 1 set_name)
+    elseif(kind STREQUAL "scenario")
+      list(LENGTH fields n)
+      if(NOT n EQUAL 5)
+        message(FATAL_ERROR "${claims_file}: malformed scenario line '${line}' (want 5 tab-separated fields)")
+      endif()
+      list(GET fields 1 name)
+      list(GET fields 2 source)
+      list(GET fields 3 test)
+      list(GET fields 4 state)
+      if(NOT "${name}" IN_LIST names)
+        list(APPEND names "${name}")
+        set("source_${name}" "${source}")
+        set("test_${name}" "${test}")
+        set("owners_${name}" "")
+      endif()
+      if(state STREQUAL "claimed")
+        get_filename_component(binary_name "${binary}" NAME)
+        list(APPEND "owners_${name}" "${binary_name}")
+      elseif(NOT state STREQUAL "unclaimed")
+        message(FATAL_ERROR "${claims_file}: malformed scenario line '${line}' (state '${state}')")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
+list(JOIN binaries ", " binaries_text)
+set(problems "")
+set(count 0)
+foreach(name IN LISTS names)
+  math(EXPR count "${count} + 1")
+  list(LENGTH "owners_${name}" owners)
+  if(owners EQUAL 0)
+    string(APPEND problems "\n  ${source_${name}}: scenario '${name}' (test: ${test_${name}}) is registered by no "
+                           "suite binary of this build (looked in: ${binaries_text}): a typo in `test:`, or a "
+                           "test renamed or deleted, drops it from the set")
+  elseif(owners GREATER 1)
+    list(JOIN "owners_${name}" ", " owners_text)
+    string(APPEND problems "\n  ${source_${name}}: scenario '${name}' (test: ${test_${name}}) is registered by "
+                           "${owners} binaries (${owners_text}): exactly one must own it, or the set runs it twice")
+  endif()
+endforeach()
+
+if(problems)
+  message(FATAL_ERROR "aftershock: set '${set_name}' (${MANIFEST}): not every scenario is registered by exactly "
+                      "one suite binary:${problems}")
+endif()
+if(count EQUAL 0)
+  message(FATAL_ERROR "aftershock: set '${set_name}' (${MANIFEST}): the claims name no scenario")
+endif()
+message("aftershock: set '${set_name}': ${count} scenario(s), each registered by exactly one of ${binaries_text}")
+if(DEFINED STAMP AND NOT STAMP STREQUAL "")
+  file(TOUCH "${STAMP}")
+endif()
