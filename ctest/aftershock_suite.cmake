@@ -17,7 +17,7 @@
 #    per (set, scenario) it contains, run with --gtest_also_run_disabled_tests, labelled
 #    "resilience;<set>", with the scenario's timeout, the set's environment and gtest XML output
 #    (see framework/gtest/manifest_ctest_writer.h); the include file below adds the cluster resource lock
-#    (AFTERSHOCK_CLUSTER_LOCK, ctest/cluster_lock.cmake). A test-include file is used because
+#    (both lanes, AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS, ctest/cluster_lock.cmake). A test-include file is used because
 #    gtest_discover_tests(... PROPERTIES LABELS "a;b") silently drops list values.
 #  - a guard check per set (label unit): a selection that executes no scenario must exit non-zero.
 #  - a claims check per manifest, across every binary of the build registered for it (build step and
@@ -89,11 +89,11 @@ function(aftershock_add_suite target)
     set(system_fixture "${target}_system")
     add_test(NAME ${target}.system-setup COMMAND ${ARG_SETUP_COMMAND})
     set_tests_properties(${target}.system-setup PROPERTIES FIXTURES_SETUP ${system_fixture} LABELS resilience
-                         TIMEOUT 600 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+                         TIMEOUT 600 RESOURCE_LOCK "${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}")
     if(ARG_CLEANUP_COMMAND)
       add_test(NAME ${target}.system-cleanup COMMAND ${ARG_CLEANUP_COMMAND})
       set_tests_properties(${target}.system-cleanup PROPERTIES FIXTURES_CLEANUP ${system_fixture} LABELS resilience
-                           TIMEOUT 600 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+                           TIMEOUT 600 RESOURCE_LOCK "${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}")
     endif()
   endif()
 
@@ -129,11 +129,11 @@ function(aftershock_add_suite target)
       # Evaluated when ctest runs: an explicit AFTERSHOCK_CLUSTER_STATE wins over the build tree's.
       set(cluster_state "    if(\"\$ENV{AFTERSHOCK_CLUSTER_STATE}\" STREQUAL \"\")\n      set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ENVIRONMENT_MODIFICATION \"AFTERSHOCK_CLUSTER_STATE=set:${AFTERSHOCK_BUILD_CLUSTER_STATE}\")\n    endif()\n")
     endif()
-    set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n${cluster_state}  endif()\n")
+    set(requires "  if(AFTERSHOCK_SCENARIO_TESTS)\n    set_tests_properties(\${AFTERSHOCK_SCENARIO_TESTS} PROPERTIES ${requires}RESOURCE_LOCK \"${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}\")\n${cluster_state}  endif()\n")
     file(WRITE "${include_file}"
       "set(AFTERSHOCK_SCENARIO_TESTS)\nif(EXISTS \"${generated}\")\n  include(\"${generated}\")\n${requires}else()\n"
       "  add_test(${set}.${target}_NOT_BUILT ${CMAKE_COMMAND} -E echo \"no scenario of set ${set} is registered: ${generated} is missing. The build writes it by running ${target} on ${manifest}: build ${target} and read the error the build printed (a manifest error names file, line and key)\")\n"
-      "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})\n"
+      "  set_tests_properties(${set}.${target}_NOT_BUILT PROPERTIES LABELS \"resilience;${set}\" WILL_FAIL TRUE RESOURCE_LOCK \"${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}\")\n"
       "endif()\n")
     set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 
@@ -218,7 +218,7 @@ function(aftershock_add_cluster_fixture)
                      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cluster_fixture.cmake")
   endforeach()
   set_tests_properties(aftershock_cluster.up PROPERTIES FIXTURES_SETUP aftershock_cluster LABELS resilience
-                       TIMEOUT 300 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+                       TIMEOUT 300 RESOURCE_LOCK "${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}")
   set_tests_properties(aftershock_cluster.down PROPERTIES FIXTURES_CLEANUP aftershock_cluster LABELS resilience
-                       TIMEOUT 120 RESOURCE_LOCK ${AFTERSHOCK_CLUSTER_LOCK})
+                       TIMEOUT 120 RESOURCE_LOCK "${AFTERSHOCK_CLUSTER_EXCLUSIVE_LOCKS}")
 endfunction()

@@ -1,6 +1,9 @@
-# cmake -D BUILD_DIR=<dir> -D LOCK=<name> [-D NAMES=<regex>] [-D REQUIRE_SCENARIOS=ON] -P check_cluster_lock.cmake
+# cmake -D BUILD_DIR=<dir> -D LOCK=<name> [-D SECOND_LOCK=<name>] [-D NAMES=<regex>] [-D REQUIRE_SCENARIOS=ON]
+#       -P check_cluster_lock.cmake
 # Fails naming every test of BUILD_DIR (from `ctest --show-only=json-v1`, read-only) that is labelled
-# cluster or resilience, or whose name matches NAMES, and lacks RESOURCE_LOCK LOCK (ctest/cluster_lock.cmake).
+# cluster or resilience, or whose name matches NAMES, and holds neither RESOURCE_LOCK LOCK nor
+# SECOND_LOCK (the second lane), and every test labelled resilience (a scenario, the cluster fixture)
+# that does not hold both (ctest/cluster_lock.cmake).
 # BUILD_DIR must be absolute.
 # REQUIRE_SCENARIOS: also fail when no real scenario test is registered (the suites are not built yet,
 # so the check would have nothing to look at).
@@ -87,16 +90,30 @@ foreach(name IN LISTS seen)
   endif()
   if(needs_lock)
     math(EXPR checked "${checked} + 1")
-    if(NOT LOCK IN_LIST locks)
+    set(held OFF)
+    if(LOCK IN_LIST locks OR (SECOND_LOCK AND SECOND_LOCK IN_LIST locks))
+      set(held ON)
+    endif()
+    # A scenario or the fixture runs beside no other cluster test: both lanes.
+    if(SECOND_LOCK AND "resilience" IN_LIST labels AND NOT (LOCK IN_LIST locks AND SECOND_LOCK IN_LIST locks))
+      set(held OFF)
+    endif()
+    if(NOT held)
       math(EXPR n_missing "${n_missing} + 1")
       string(APPEND missing "\n  ${name} (labels: ${labels}; locks: ${locks})")
     endif()
   endif()
 endforeach()
+set(wanted "${LOCK}")
+set(lanes "")
+if(SECOND_LOCK)
+  set(wanted "${LOCK} or ${SECOND_LOCK}")
+  set(lanes "\n  (a cluster test holds ${LOCK} or ${SECOND_LOCK}, a scenario or the cluster fixture both)")
+endif()
 if(n_missing GREATER 0)
-  message(FATAL_ERROR "${n_missing} test(s) lack RESOURCE_LOCK ${LOCK}:${missing}")
+  message(FATAL_ERROR "${n_missing} test(s) lack RESOURCE_LOCK ${LOCK}:${missing}${lanes}")
 endif()
 if(REQUIRE_SCENARIOS AND scenarios EQUAL 0)
   message(FATAL_ERROR "no scenario test is registered in ${BUILD_DIR} (build the suites first), nothing to check")
 endif()
-message("ok: all ${checked} cluster, scenario and stack tests hold RESOURCE_LOCK ${LOCK} (${scenarios} scenario tests)")
+message("ok: all ${checked} cluster, scenario and stack tests hold RESOURCE_LOCK ${wanted} (${scenarios} scenario tests)")

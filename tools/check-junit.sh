@@ -3,11 +3,12 @@
 # system-out (the passed-output limit is raised for that), and every scenario's gtest XML must carry
 # the gate figures as properties. Fails naming what is missing.
 #
-#   tools/check-junit.sh example
+#   tools/check-junit.sh example                       # build/junit-example.xml (the set's preset)
+#   tools/check-junit.sh smoke build/junit-check.xml    # a JUnit file of a run that held the set
 set -euo pipefail
 cd "$(dirname "$0")/.."
-set_name=${1:?usage: tools/check-junit.sh SET}
-junit=build/junit-${set_name}.xml
+set_name=${1:?usage: tools/check-junit.sh SET [JUNIT]}
+junit=${2:-build/junit-${set_name}.xml}
 status=0
 [[ -f $junit ]] || { echo "check-junit: $junit is missing"; exit 1; }
 for marker in "##aftershock BEGIN load-timeline.csv set=${set_name}" "##aftershock END load-timeline.csv rows=" \

@@ -133,7 +133,10 @@ void ChaosScheduler::ApplyOnce(std::size_t index, Clock::time_point not_after, b
     round = ++rounds_[fault.name()];
   }
   fault.Apply();
-  if (after) timeline_.Record(Clock::now(), event, fault.name(), fault.detail());
+  // Stamped when the apply started, like the confirmation's "after N s" (which counts from there):
+  // stamped when Apply returned, a kill that took 0.5 s to find its target read 0.5 s later on the
+  // timeline than the failover its confirmation timed.
+  if (after) timeline_.Record(applied_at, event, fault.name(), fault.detail());
   if (in_background) {
     ConfirmInBackground(index, false, applied_at, confirm_by, round);
   } else {
@@ -155,7 +158,7 @@ void ChaosScheduler::RevertAndConfirm(std::size_t index, Clock::time_point not_a
   const Clock::time_point reverted_at = Clock::now();
   const Clock::time_point confirm_by = std::min(reverted_at + plan_[index].confirm_timeout, not_after);
   fault.Revert();
-  timeline_.Record(Clock::now(), "revert", fault.name(), fault.detail());
+  timeline_.Record(reverted_at, "revert", fault.name(), fault.detail());
   ConfirmInBackground(index, true, reverted_at, std::max(confirm_by, Clock::now()), round);
 }
 
@@ -278,7 +281,7 @@ void ChaosScheduler::RevertAllApplied() {
       }
       const Clock::time_point reverted_at = Clock::now();
       plan_[i].fault->Revert();
-      timeline_.Record(Clock::now(), "revert", plan_[i].fault->name(), plan_[i].fault->detail());
+      timeline_.Record(reverted_at, "revert", plan_[i].fault->name(), plan_[i].fault->detail());
       // Bounded tighter than a planned revert: this runs on the way out (an interrupt, a throw).
       Confirm(i, true, reverted_at,
               Clock::now() + std::min<Clock::duration>(plan_[i].confirm_timeout, std::chrono::seconds(15)), round);

@@ -168,6 +168,43 @@ TEST(ChaosSchedulerTest, AGateThatNeverOpensIsAnError) {
   EXPECT_EQ(chaos.skipped()[0].why, "not applied: database not healthy after 60 s");
 }
 
+// The apply is stamped when it starts and the confirmation when its effect was seen; "after N s" is
+// their difference, also for an action whose Apply takes a while (it used to be stamped on return).
+TEST(ChaosSchedulerTest, AnActionIsStampedWhenItStartsAndAfterIsTheDistanceToTheObservation) {
+  RunClock clock = RunClock::StartNow();
+  ChaosTimeline timeline(clock);
+  auto started = std::make_shared<std::atomic<Clock::rep>>(0);
+  chaos::LambdaFault::Callables c;
+  c.apply = [started] {
+    started->store(Clock::now().time_since_epoch().count());
+    std::this_thread::sleep_for(milliseconds(300));  // finding the primary, then the kill
+  };
+  c.detail_after_apply = [] { return std::string("killed pg-a"); };
+  // The failover is seen exactly 1.2 s after the apply started (the system's own log would say so).
+  c.confirm_applied = [started](Clock::time_point) {
+    const Clock::time_point seen = Clock::time_point(Clock::duration(started->load())) + milliseconds(1200);
+    std::this_thread::sleep_until(seen + milliseconds(100));  // answered a little after it was seen
+    return Confirmation::Confirmed("leader pg-b", seen);
+  };
+  auto kill = std::make_shared<LambdaFault>("primary-kill", "", std::move(c));
+  ChaosScheduler chaos(clock, timeline);
+  chaos.Start({{.at = milliseconds(50), .fault = kill}});
+  std::this_thread::sleep_for(milliseconds(1700));
+  chaos.Finish(std::chrono::seconds(5));
+  ASSERT_EQ(chaos.confirmations().size(), 1u);
+  EXPECT_NEAR(chaos.confirmations()[0].after_seconds, 1.2, 0.02);
+  const std::vector<ChaosEvent> events = timeline.events();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].event, "action");
+  EXPECT_EQ(events[0].detail, "killed pg-a");
+  const double started_seconds =
+      std::chrono::duration<double>(Clock::time_point(Clock::duration(started->load())) - clock.start()).count();
+  EXPECT_NEAR(events[0].seconds, started_seconds, 0.01);
+  EXPECT_EQ(events[1].event, "confirmed");
+  EXPECT_NEAR(events[1].seconds - events[0].seconds, 1.2, 0.02);
+  EXPECT_EQ(chaos.confirmations()[0].detail, "leader pg-b after 1.2 s");
+}
+
 // A repeat window with no room for a round used to end the rounds without a word.
 TEST(ChaosSchedulerTest, AnEmptyRepeatWindowIsASkippedRoundNamingWhy) {
   RunClock clock = RunClock::StartNow();

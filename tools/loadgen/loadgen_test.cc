@@ -353,7 +353,10 @@ TEST(LoadgenTest, TheDispatchLagBarDecidesGeneratorLimited) {
   const std::int64_t start = UnixMsIn(milliseconds(800));
   process::ChildProcess a = StartWorker(server.address(), strict.path(), 0, 1, 50, 1, start, false,
                                         "--max_dispatch_lag_ms=0.000001");
-  process::ChildProcess b = StartWorker(server.address(), usual.path(), 0, 1, 50, 1, start);
+  // The green side's bar is generous: one slow wake-up of a busy host is 1 of 50 samples here, its
+  // p99; this test is about the bar deciding, not about the host.
+  process::ChildProcess b = StartWorker(server.address(), usual.path(), 0, 1, 50, 1, start, false,
+                                        "--max_dispatch_lag_ms=1000");
   ASSERT_EQ(a.Wait(std::chrono::seconds(30)), 0);
   ASSERT_EQ(b.Wait(std::chrono::seconds(30)), 0);
   const MergedRun red = MergeWorkerRun(strict.path(), 1, {.max_outage_seconds = 5, .max_unavailable_seconds = 10});
