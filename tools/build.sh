@@ -7,5 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 cmake --preset unity >/dev/null
-jobs=$(nproc)
+# One job more than cores: while one job links or waits on the disk, another compiles.
+jobs=$(($(nproc) + 1))
 cmake --build --preset unity -j "$jobs"

@@ -728,3 +728,29 @@ TEST(FaultLeaseHeldTest, AReadingThatFailedIsRedNotGreen) {
 
 }  // namespace
 }  // namespace aftershock::gates
+
+namespace aftershock::gates {
+namespace {
+
+using internal::GateNamed;
+
+// A verifier that claimed stability without re-issuing decided no P2: the gate is N/A and says why,
+// never "PASS 0 changed of N checked".
+TEST(PromiseStabilityTest, StabilityClaimedWithoutAReissueIsNotApplicableNamingIt) {
+  ledger::VerificationReport v;
+  v.sample_size = 3;
+  v.checked = 3;
+  v.p3_decided = 3;
+  v.stability_without_reissue = 3;
+  GateInputs in;
+  in.verification = &v;
+  in.ledger_acknowledged = 3;
+  const GateResult r = GateNamed(EvaluateGates(in), kPromiseStability);
+  EXPECT_TRUE(r.not_applicable);
+  EXPECT_EQ(r.message,
+            "the verifier checks no re-issue stability (decided for 0 of 3 sampled promises, 3 checked); 3 checks "
+            "claimed stability without a re-issue's answer (PromiseCheck::SetReissued), which decides nothing");
+}
+
+}  // namespace
+}  // namespace aftershock::gates

@@ -117,11 +117,13 @@ std::optional<GateResult> WithoutDecisions(const GateInputs& in, const std::stri
   const std::vector<std::pair<std::string, double>> figures = {{"verification_checked", D(v.checked)}};
   if (v.sample_size == 0) return NotApplicable(name, std::string("no promise to check for ") + property, figures);
   if (v.checked > 0 || v.undecided() == 0) {
-    return NotApplicable(name,
-                         std::string("the verifier checks no ") + property + " (decided for 0 of " +
-                             std::to_string(v.sample_size) + " sampled promises, " + std::to_string(v.checked) +
-                             " checked)",
-                         figures);
+    std::string why = std::string("the verifier checks no ") + property + " (decided for 0 of " +
+                      std::to_string(v.sample_size) + " sampled promises, " + std::to_string(v.checked) + " checked)";
+    if (name == kPromiseStability && v.stability_without_reissue > 0) {
+      why += "; " + std::to_string(v.stability_without_reissue) +
+             " checks claimed stability without a re-issue's answer (PromiseCheck::SetReissued), which decides nothing";
+    }
+    return NotApplicable(name, why, figures);
   }
   return GateResult{name, false,
                     std::string(property) + " was decided for none of the " + std::to_string(v.sample_size) +

@@ -2,8 +2,29 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 namespace aftershock::ledger {
+
+LatestPromises LatestPerKey(std::vector<Promise> promises) {
+  // Recording order breaks ties of equal acknowledgement times: stable.
+  std::stable_sort(promises.begin(), promises.end(),
+                   [](const Promise& a, const Promise& b) { return a.unix_ms < b.unix_ms; });
+  std::unordered_map<std::string_view, std::size_t> last;  // key -> index of its last promise
+  last.reserve(promises.size());
+  for (std::size_t i = 0; i < promises.size(); ++i) last[promises[i].key] = i;
+  LatestPromises out;
+  out.superseded = promises.size() - last.size();
+  out.promises.reserve(last.size());
+  for (std::size_t i = 0; i < promises.size(); ++i) {
+    if (last.at(promises[i].key) == i) out.promises.push_back(std::move(promises[i]));
+  }
+  std::stable_sort(out.promises.begin(), out.promises.end(), [](const Promise& a, const Promise& b) {
+    return a.unix_ms != b.unix_ms ? a.unix_ms < b.unix_ms : a.key < b.key;
+  });
+  return out;
+}
 
 bool ValidAttributeName(std::string_view name) {
   if (name.empty()) return false;

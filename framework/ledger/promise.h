@@ -86,6 +86,19 @@ struct Promise {
   friend bool operator==(const Promise&, const Promise&) = default;
 };
 
+// The promises of a run as verification sees them: for each key only the last acknowledged value (by
+// acknowledgement time, then recording order), so a key the target overwrote is judged on what it
+// holds now; the earlier values of that key are superseded, and counted. Sorted by (unix_ms, key).
+// The in-run ledger (PromiseLedger::Sample) and aftershock-verify (the ledger file) both go through
+// VerifyLedger, which applies this, so the same run gives one verdict either way.
+//
+//   LatestPromises latest = LatestPerKey(file.promises);   // latest.superseded: earlier writes
+struct LatestPromises {
+  std::vector<Promise> promises;
+  std::size_t superseded = 0;
+};
+LatestPromises LatestPerKey(std::vector<Promise> promises);
+
 struct IndeterminatePromise {
   std::string key;
   std::int64_t unix_ms = 0;

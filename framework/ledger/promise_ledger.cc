@@ -189,20 +189,16 @@ std::vector<Promise> PromiseLedger::Sample() const {
     entries.insert(entries.end(), reservoir_.begin(), reservoir_.end());
     entries.insert(entries.end(), pinned_.begin(), pinned_.end());
   }
-  // "First recorded wins" for duplicate keys: order by time first, and stable so that equal times
-  // keep recording order within the reservoir.
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a->unix_ms < b->unix_ms; });
+  // A promise both sampled and pinned is one promise (the reservoir may hold its own copy): equal
+  // records once. A key acknowledged again keeps every value here; VerifyLedger judges the last
+  // (LatestPerKey) and counts the earlier ones superseded, as aftershock-verify does from the file.
   std::vector<Promise> out;
   out.reserve(entries.size());
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(entries.size());
-  for (const Entry& e : entries) {
-    if (seen.insert(e->key).second) out.push_back(*e);
-  }
+  for (const Entry& e : entries) out.push_back(*e);
   std::stable_sort(out.begin(), out.end(), [](const Promise& a, const Promise& b) {
     return a.unix_ms != b.unix_ms ? a.unix_ms < b.unix_ms : a.key < b.key;
   });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -97,7 +97,8 @@ class PromiseLedger {
   void MarkFault(std::int64_t begin_unix_ms, std::int64_t end_unix_ms);
 
   std::uint64_t acknowledged() const;
-  // Reservoir plus pinned promises, deduplicated by key (first recorded wins), sorted by (unix_ms, key).
+  // Reservoir plus pinned promises, each record once, sorted by (unix_ms, key); a key acknowledged
+  // more than once keeps every value (VerifyLedger judges the last: LatestPerKey, promise.h).
   std::vector<Promise> Sample() const;
   // The first indeterminate_capacity indeterminate calls, in recording order.
   std::vector<IndeterminatePromise> Indeterminate() const;

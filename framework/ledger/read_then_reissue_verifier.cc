@@ -30,8 +30,7 @@ PromiseCheck ReadThenReissueVerifier::Check(const Promise& promise, Deadline dea
     check.error_code = again.code;
     return check;
   }
-  check.observed_value = again.value;
-  check.stability = again.value == promise.value ? PromiseCheck::Stability::kHeld : PromiseCheck::Stability::kChanged;
+  check.SetReissued(promise, again.value);
   return check;
 }
 

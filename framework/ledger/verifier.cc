@@ -111,9 +111,12 @@ std::string DescribeWithoutAttributes(const Violation& v) {
 
 std::string DescribeViolation(const Violation& v) { return DescribeWithoutAttributes(v) + AttributesSuffix(v.attributes); }
 
-VerificationReport VerifyLedger(const std::vector<Promise>& sample,
+VerificationReport VerifyLedger(const std::vector<Promise>& recorded,
                                 const std::vector<IndeterminatePromise>& indeterminate,
                                 PromiseVerifier& verifier, VerifyOptions options) {
+  // A key's last acknowledged value is its promise; the values it replaced are superseded.
+  const LatestPromises latest = LatestPerKey(recorded);
+  const std::vector<Promise>& sample = latest.promises;
   const std::size_t n = sample.size();
   const std::size_t total = n + indeterminate.size();
   std::vector<CheckOutcome> checks(n);
@@ -172,6 +175,7 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
 
   VerificationReport report;
   report.sample_size = n;
+  report.superseded = latest.superseded;
   for (std::size_t i = 0; i < n; ++i) {
     const CheckOutcome& out = checks[i];
     if (!out.started) {
@@ -181,6 +185,14 @@ VerificationReport VerifyLedger(const std::vector<Promise>& sample,
     }
     const Promise& p = sample[i];
     PromiseCheck c = out.check;
+    // P2 is decided by a re-issue only: its answer, compared here, not a verdict the verifier set.
+    if (c.reissued) {
+      c.stability = *c.reissued == p.value ? PromiseCheck::Stability::kHeld : PromiseCheck::Stability::kChanged;
+      c.observed_value = *c.reissued;
+    } else if (c.stability == PromiseCheck::Stability::kHeld || c.stability == PromiseCheck::Stability::kChanged) {
+      c.stability = PromiseCheck::Stability::kNotChecked;
+      ++report.stability_without_reissue;
+    }
     if (NothingChecked(c)) {
       c.error_code = kCodeNothingChecked;
       if (c.error.empty()) c.error = "the verifier checked no property of this promise";

@@ -28,8 +28,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "framework/ledger/promise.h"
@@ -56,6 +58,18 @@ struct PromiseCheck {
   // Last, so positional initialisers of the fields above keep working.
   ReadBack read_back = ReadBack::kNotChecked;
   std::string observed_read;   // what the read-back returned (when kWrongValue)
+  // P2's only evidence: what re-issuing the key returned (SetReissued). VerifyLedger decides
+  // stability from it (held when equal to the promise's value, changed otherwise); a check that says
+  // kHeld or kChanged without it is not a P2 decision (the verifier re-issued nothing), so a verifier
+  // without a re-issue gets P2 "not applicable", never a PASS. kError stays an undecided re-issue.
+  std::optional<std::string> reissued{};
+
+  // Records the re-issue's answer and the stability it shows for `promise`.
+  void SetReissued(const Promise& promise, std::string value) {
+    stability = value == promise.value ? Stability::kHeld : Stability::kChanged;
+    observed_value = value;
+    reissued = std::move(value);
+  }
 };
 
 struct IndeterminateCheck {
@@ -113,7 +127,9 @@ std::string_view KindName(Violation::Kind kind);  // "changed" / "NotFound" / "w
 std::string DescribeViolation(const Violation& violation);
 
 struct VerificationReport {
-  std::size_t sample_size = 0;
+  std::size_t sample_size = 0;  // promises verified: the last acknowledged value of each key
+  // Earlier values of a key acknowledged again later (LatestPerKey): superseded, not verified.
+  std::size_t superseded = 0;
   // checked + errors + unverified == sample_size.
   std::size_t checked = 0;     // every property the verifier checked was decided
   std::size_t p2_violations = 0;
@@ -126,6 +142,9 @@ struct VerificationReport {
   // Promises each property was decided for; 0 when the verifier does not check that property
   // (its gate then says "not applicable").
   std::size_t p2_decided = 0;  // re-issue stability (P2)
+  // Checks that claimed a stability verdict without a re-issue's answer (PromiseCheck::reissued):
+  // not counted as P2 decisions.
+  std::size_t stability_without_reissue = 0;
   std::size_t p3_decided = 0;  // reverse lookup or read-back (P3)
   // Undecided promises (errors + unverified) by the code that left them undecided: a call code name
   // ("UNAVAILABLE", "INTERNAL"), "exception", "nothing checked" (the verifier's check set every

@@ -10,6 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "framework/ledger/ledger_file.h"
+#include "framework/ledger/ledger_stream.h"
+#include "framework/ledger/promise_ledger.h"
 #include "gtest/gtest.h"
 
 namespace aftershock::ledger {
@@ -17,10 +20,10 @@ namespace {
 
 using std::chrono::milliseconds;
 
-PromiseCheck HeldCheck() {
+PromiseCheck HeldCheck(const Promise& p) {
   PromiseCheck c;
   c.lookup = PromiseCheck::Lookup::kHeld;
-  c.stability = PromiseCheck::Stability::kHeld;
+  c.SetReissued(p, p.value);
   return c;
 }
 
@@ -62,8 +65,7 @@ class FakeVerifier : public PromiseVerifier {
       c.observed_key = r->second;
       c.lookup = r->second == p.key ? PromiseCheck::Lookup::kHeld : PromiseCheck::Lookup::kWrongKey;
     }
-    c.observed_value = forward.at(p.key);
-    c.stability = c.observed_value == p.value ? PromiseCheck::Stability::kHeld : PromiseCheck::Stability::kChanged;
+    c.SetReissued(p, forward.at(p.key));
     return c;
   }
 
@@ -126,6 +128,77 @@ TEST(VerifyLedgerTest, RetriesStopAtTheOverallDeadline) {
   EXPECT_EQ(r.errors, 1u);
   EXPECT_EQ(r.undecided_by_code, (std::map<std::string, std::size_t>{{"UNAVAILABLE", 1}}));
   EXPECT_GT(r.retries, 0u);
+}
+
+TEST(LatestPerKeyTest, KeepsTheLastAcknowledgedValueOfAKeyAndCountsTheEarlierOnes) {
+  const LatestPromises latest = LatestPerKey({{"a", "1", 100}, {"b", "x", 150}, {"a", "2", 200}, {"a", "3", 200}});
+  EXPECT_EQ(latest.superseded, 2u);
+  ASSERT_EQ(latest.promises.size(), 2u);
+  EXPECT_EQ(latest.promises[0].key, "b");
+  EXPECT_EQ(latest.promises[1].key, "a");
+  EXPECT_EQ(latest.promises[1].value, "3");  // equal times: the one recorded last
+}
+
+// A target that overwrites a key: the in-run ledger and the ledger file re-read by aftershock-verify
+// must give the same verdict (the in-run one used to keep the first value, the file all of them).
+TEST(VerifyLedgerTest, TheInRunLedgerAndItsFileAgreeOnAnOverwrittenKey) {
+  FakeVerifier fake;
+  fake.Keep("k1", "v1-new");  // the service holds the last write of k1
+  fake.Keep("k2", "v2");
+  const std::string path = testing::TempDir() + "/overwrite-ledger.tsv";
+  PromiseLedger ledger({.capacity = 1000});
+  ledger.AttachStream(LedgerStream::Open(path, {}));
+  ledger.RecordAcknowledged({.key = "k1", .value = "v1-old", .unix_ms = 1000});
+  ledger.RecordAcknowledged({.key = "k2", .value = "v2", .unix_ms = 1500});
+  ledger.RecordAcknowledged({.key = "k1", .value = "v1-new", .unix_ms = 2000});
+  ledger.CloseStream();
+  const VerificationReport in_run = VerifyLedger(ledger.Sample(), {}, fake, {.concurrency = 2});
+  const LedgerFile file = ReadLedgerFile(path);
+  ASSERT_EQ(file.promises.size(), 3u);
+  const VerificationReport from_file = VerifyLedger(file.promises, {}, fake, {.concurrency = 2});
+  for (const VerificationReport* r : {&in_run, &from_file}) {
+    EXPECT_EQ(r->sample_size, 2u);
+    EXPECT_EQ(r->superseded, 1u);
+    EXPECT_EQ(r->checked, 2u);
+    EXPECT_EQ(r->p2_violations + r->p3_violations, 0u);  // v1-old is superseded, not a change
+  }
+  // The service that kept the old value instead lost the last acknowledged write: red both ways.
+  fake.Keep("k1", "v1-old");
+  fake.reverse.erase("v1-new");
+  EXPECT_EQ(VerifyLedger(ledger.Sample(), {}, fake, {}).p3_violations, 1u);
+  EXPECT_EQ(VerifyLedger(file.promises, {}, fake, {}).p3_violations, 1u);
+}
+
+// A verifier that never re-issues anything cannot make P2 pass: a stability verdict without the
+// re-issue's answer decides nothing.
+TEST(VerifyLedgerTest, StabilityWithoutAReissueDecidesNothing) {
+  struct ClaimsStability : PromiseVerifier {
+    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+      PromiseCheck c;
+      c.lookup = PromiseCheck::Lookup::kHeld;
+      c.stability = PromiseCheck::Stability::kHeld;  // claimed, never re-issued
+      return c;
+    }
+  } claims;
+  const std::vector<Promise> sample = {{"a", "1", 1}, {"b", "2", 2}};
+  const VerificationReport r = VerifyLedger(sample, {}, claims, {});
+  EXPECT_EQ(r.p2_decided, 0u);
+  EXPECT_EQ(r.stability_without_reissue, 2u);
+  EXPECT_EQ(r.p3_decided, 2u);
+  EXPECT_EQ(r.checked, 2u);
+  // The re-issue's answer decides, whatever stability the verifier wrote beside it.
+  struct Reissues : PromiseVerifier {
+    PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
+      PromiseCheck c;
+      c.lookup = PromiseCheck::Lookup::kHeld;
+      c.SetReissued(p, p.key == "b" ? "other" : p.value);
+      c.stability = PromiseCheck::Stability::kHeld;  // overwritten by VerifyLedger from `reissued`
+      return c;
+    }
+  } reissues;
+  const VerificationReport d = VerifyLedger(sample, {}, reissues, {});
+  EXPECT_EQ(d.p2_decided, 2u);
+  EXPECT_EQ(d.p2_violations, 1u);
 }
 
 TEST(VerifyLedgerTest, AllHeld) {
@@ -225,8 +298,8 @@ TEST(VerifyLedgerTest, DetectsChangedNotFoundAndWrongKeyAndCountsErrors) {
 
 TEST(VerifyLedgerTest, DefaultProbeIsUnknown) {
   struct OnlyCheck : PromiseVerifier {
-    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
-      return HeldCheck();
+    PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
+      return HeldCheck(p);
     }
   } verifier;
   const VerificationReport r = VerifyLedger({{"a", "1", 1}}, {{"b", 2, kCodeDeadlineExceeded}}, verifier);
@@ -240,7 +313,7 @@ TEST(VerifyLedgerTest, DefaultProbeIsUnknown) {
 class ConcurrencyProbe : public PromiseVerifier {
  public:
   explicit ConcurrencyProbe(int target) : target_(target) {}
-  PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+  PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
     {
       std::unique_lock<std::mutex> lock(mu_);
       ++in_flight_;
@@ -254,7 +327,7 @@ class ConcurrencyProbe : public PromiseVerifier {
       --in_flight_;
     }
     ++calls;
-    return HeldCheck();
+    return HeldCheck(p);
   }
   int max() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -283,10 +356,10 @@ TEST(VerifyLedgerTest, HonoursTheConcurrencyBound) {
 TEST(VerifyLedgerTest, StopsStartingChecksAfterTheOverallDeadline) {
   struct Slow : PromiseVerifier {
     std::atomic<int> calls{0};
-    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point) override {
+    PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point) override {
       ++calls;
       std::this_thread::sleep_for(milliseconds(50));
-      return HeldCheck();
+      return HeldCheck(p);
     }
   } slow;
   std::vector<Promise> sample;
@@ -308,10 +381,10 @@ TEST(VerifyLedgerTest, PassesEachCallItsOwnDeadline) {
   struct DeadlineSpy : PromiseVerifier {
     std::mutex mu;
     std::vector<std::chrono::system_clock::duration> remaining;
-    PromiseCheck Check(const Promise&, std::chrono::system_clock::time_point deadline) override {
+    PromiseCheck Check(const Promise& p, std::chrono::system_clock::time_point deadline) override {
       std::lock_guard<std::mutex> lock(mu);
       remaining.push_back(deadline - std::chrono::system_clock::now());
-      return HeldCheck();
+      return HeldCheck(p);
     }
   } spy;
   VerifyLedger({{"a", "1", 1}, {"b", "2", 2}}, {}, spy, {.concurrency = 1, .call_deadline = milliseconds(3000)});

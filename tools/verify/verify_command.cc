@@ -153,6 +153,12 @@ int RunVerifyCommand(const std::vector<std::string>& args, const std::vector<Ver
   vo.call_deadline = Ms(o.call_deadline_seconds);
   vo.overall_deadline = Ms(o.deadline_seconds);
   const ledger::VerificationReport report = ledger::VerifyLedger(file.promises, file.indeterminate, *verifier, vo);
+  if (report.superseded > 0) {
+    out << "aftershock-verify: " << report.superseded
+        << " promises superseded by a later acknowledged write of the same key; the last value of each key is "
+           "verified ("
+        << report.sample_size << " keys)\n";
+  }
 
   gates::GateInputs in;
   in.verification = &report;
