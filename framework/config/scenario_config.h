@@ -91,6 +91,10 @@ struct ScenarioConfig {
   // The scenario's own service-level objectives (the set's `slo:`, with this scenario's keys
   // replacing), judged by the SLO gates; empty: the scenario declares none and has no SLO gates.
   std::optional<SloSpec> slo;
+  // Non-empty: the scenario does not judge availability (an overload by design), and this is why
+  // (`availability_not_judged: <reason>`). The P1 gates then read "not applicable" with the reason
+  // instead of judging a budget as long as the run; without it such a budget is a manifest error.
+  std::string availability_not_judged;
   std::string source;  // "file:line" of the scenario entry
 
   // The highest rate any stage reaches (arrivals per second).

@@ -51,7 +51,8 @@ std::vector<std::string> KnobNames() {
 }
 
 std::vector<std::string> ScenarioKeys() {
-  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo"};
+  std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo",
+                                   "availability_not_judged"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -230,6 +231,13 @@ class ManifestParser {
     if (const MapEntry* description = map.Find("description")) {
       config.description = internal::ScalarText(path_, *description, "a text");
     }
+    if (const MapEntry* entry = map.Find("availability_not_judged")) {
+      config.availability_not_judged = internal::ScalarText(path_, *entry, "a text");
+      if (config.availability_not_judged.find_first_not_of(" \t") == std::string::npos) {
+        Fail(path_, entry->line, "key 'availability_not_judged': give the reason the scenario does not judge "
+                                 "availability (e.g. \"the overload stage is an overload by design\")");
+      }
+    }
     const KnobSettings overrides = ReadKnobs(path_, map);
     std::optional<std::vector<load::StageSpec>> profile;
     if (const MapEntry* entry = map.Find("profile")) {
@@ -313,6 +321,20 @@ class ManifestParser {
       std::vector<std::string> stage_names;
       for (const load::StageSpec& stage : config.profile) stage_names.push_back(stage.name);
       internal::CheckSloStages(*config.slo, stage_names, "scenario '" + config.name + "'");
+    }
+    // A budget as long as the load cannot fail: it stands in for "not judged here", which is said
+    // with availability_not_judged instead.
+    if (config.availability_not_judged.empty()) {
+      const std::pair<const char*, double> budgets[] = {{"max_outage_seconds", config.max_outage_seconds},
+                                                        {"max_gap_seconds", config.max_gap_seconds.value_or(0)},
+                                                        {"max_unavailable_seconds", config.max_unavailable_seconds}};
+      for (const auto& [key, budget] : budgets) {
+        if (budget < config.ProfileSeconds()) continue;
+        Fail(path_, line, "scenario '" + config.name + "': key '" + key + "' (" + FormatNumber(budget) +
+                              " s) is as long as the load (" + FormatNumber(config.ProfileSeconds()) +
+                              " s): a budget that cannot fail; if the scenario does not judge availability "
+                              "(an overload by design), say so with availability_not_judged: <reason>");
+      }
     }
     const double needed = config.ProfileSeconds() + config.settle_seconds;
     if (config.timeout_seconds <= needed) {

@@ -38,7 +38,7 @@ TEST(SetManifestEnvTest, EnvironmentBeatsScenarioBeatsDefaults) {
 
 TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
   const ScenarioConfig c = Parse(Manifest(kBaseline), {{"RESILIENCE_RATE_PER_SECOND", "11"},
-                                                      {"RESILIENCE_LOAD_SECONDS", "12"},
+                                                      {"RESILIENCE_LOAD_SECONDS", "30"},
                                                       {"RESILIENCE_SETTLE_SECONDS", "13"},
                                                       {"RESILIENCE_CALL_DEADLINE_SECONDS", "14"},
                                                       {"RESILIENCE_MAX_IN_FLIGHT", "15"},
@@ -47,12 +47,12 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
                                                       {"RESILIENCE_MAX_UNAVAILABLE_SECONDS", "18"},
                                                       {"RESILIENCE_MAX_RECOVERY_SECONDS", "19"},
                                                       {"RESILIENCE_VERIFY_CONCURRENCY", "20"},
-                                                      {"RESILIENCE_TIMEOUT_SECONDS", "31"},
+                                                      {"RESILIENCE_TIMEOUT_SECONDS", "45"},
                                                       {"RESILIENCE_MAX_GAP_SECONDS", "21"},
                                                       {"RESILIENCE_MAX_UNDECIDED_RATIO", "0.25"}})
                               .scenarios[0];
   EXPECT_EQ(c.rate_per_second, 11);
-  EXPECT_EQ(c.load_seconds, 12);
+  EXPECT_EQ(c.load_seconds, 30);
   EXPECT_EQ(c.settle_seconds, 13);
   EXPECT_EQ(c.call_deadline_seconds, 14);
   EXPECT_EQ(c.max_in_flight, 15);
@@ -61,13 +61,13 @@ TEST(SetManifestEnvTest, EveryKnobHasItsVariable) {
   EXPECT_EQ(c.max_unavailable_seconds, 18);
   EXPECT_EQ(c.max_recovery_seconds, 19);
   EXPECT_EQ(c.verify_concurrency, 20);
-  EXPECT_EQ(c.timeout_seconds, 31);
+  EXPECT_EQ(c.timeout_seconds, 45);
   EXPECT_EQ(c.max_undecided_ratio, 0.25);
   EXPECT_EQ(c.max_gap_seconds, 21);
 }
 
 TEST(SetManifestEnvTest, GapBudgetFollowsTheOutageVariableWhenSetNowhere) {
-  EXPECT_EQ(Parse(Manifest(kBaseline), {{"RESILIENCE_MAX_OUTAGE_SECONDS", "17"}}).scenarios[0].max_gap_seconds, 17);
+  EXPECT_EQ(Parse(Manifest(kBaseline), {{"RESILIENCE_MAX_OUTAGE_SECONDS", "7"}}).scenarios[0].max_gap_seconds, 7);
   EXPECT_EQ(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_MAX_GAP_SECONDS", "-2"}})),
             "RESILIENCE_MAX_GAP_SECONDS='-2': must be >= 0");
 }
@@ -79,7 +79,8 @@ TEST(SetManifestEnvTest, EnvironmentCanSupplyAKnobMissingFromTheManifest) {
 
 TEST(SetManifestEnvTest, UndecidedRatioMustBeARatio) {
   EXPECT_EQ(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_MAX_UNDECIDED_RATIO", "1.5"}})),
-            "RESILIENCE_MAX_UNDECIDED_RATIO='1.5': must be between 0 and 1");
+            "RESILIENCE_MAX_UNDECIDED_RATIO='1.5': must be at least 0 and below 1 (1 allows everything: a gate that "
+            "cannot fail)");
 }
 
 TEST(SetManifestEnvTest, MalformedVariableFailsTheLoad) {

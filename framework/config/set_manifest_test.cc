@@ -110,8 +110,8 @@ scenarios:
 TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
-                                "description, profile, params, env, stop_conditions, slo, rate_per_second, "
-                                "load_seconds,"));
+                                "description, profile, params, env, stop_conditions, slo, availability_not_judged, "
+                                "rate_per_second, load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
                                "dispatch_coalesce_seconds, max_dispatch_lag_seconds, dispatch_wake_slice_seconds); did you mean "
                                "'load_seconds'?"));
@@ -258,7 +258,28 @@ TEST(SetManifestTest, UndecidedRatioDefaultsToZeroAndIsValidated) {
                 .max_undecided_ratio,
             0.01);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 2\n")),
-            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be between 0 and 1");
+            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be at least 0 and below 1 (1 allows "
+            "everything: a gate that cannot fail)");
+  // A bound of 1 allows every promise undecided: verification-decided could never fail.
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 1\n")),
+            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '1' must be at least 0 and below 1 (1 allows "
+            "everything: a gate that cannot fail)");
+}
+
+// A budget as long as the load stands in for "not judged here": an error unless the scenario says
+// it does not judge availability, with its reason.
+TEST(SetManifestTest, ABudgetAsLongAsTheLoadIsAnErrorUnlessAvailabilityIsDeclaredNotJudged) {
+  const std::string long_outage = std::string(kBaseline) + "    load_seconds: 30\n    max_outage_seconds: 30\n";
+  EXPECT_THAT(ErrorOf(Manifest(long_outage)),
+              HasSubstr("scenario 'baseline': key 'max_outage_seconds' (30 s) is as long as the load (30 s): a "
+                        "budget that cannot fail; if the scenario does not judge availability (an overload by "
+                        "design), say so with availability_not_judged: <reason>"));
+  const SetManifest m = ParseSetManifest(
+      Manifest(long_outage + "    availability_not_judged: the overload stage is an overload by design\n"), kPath,
+      Environment::FromMap({}));
+  EXPECT_EQ(m.scenarios[0].availability_not_judged, "the overload stage is an overload by design");
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    availability_not_judged: ' '\n")),
+              HasSubstr("key 'availability_not_judged': give the reason"));
 }
 
 TEST(SetManifestTest, ConvergeTimeoutDefaultsToThirtySecondsAndIsAValidatedDuration) {
@@ -334,7 +355,7 @@ TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValid
     max_gap_seconds: 1500ms
   - name: own-outage
     test: PrSuite.DISABLED_OwnOutage
-    max_outage_seconds: 12
+    max_outage_seconds: 8
 )"), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: 2.5\n");
   const SetManifest set = Parse(yaml);
   ASSERT_EQ(set.scenarios.size(), 3u);
@@ -343,9 +364,9 @@ TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValid
   EXPECT_EQ(set.scenarios[2].max_gap_seconds, 2.5);  // the defaults' gap beats the outage fallback
   const SetManifest fallback = Parse(Manifest(std::string(kBaseline) + R"(  - name: own-outage
     test: PrSuite.DISABLED_OwnOutage
-    max_outage_seconds: 12
+    max_outage_seconds: 8
 )"));
-  EXPECT_EQ(fallback.scenarios[1].max_gap_seconds, 12);  // the scenario's resolved outage budget
+  EXPECT_EQ(fallback.scenarios[1].max_gap_seconds, 8);  // the scenario's resolved outage budget
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: -1\n")),
             "manifests/sets/pr.yaml:10: key 'max_gap_seconds': '-1' must be >= 0");
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  max_outage_seconds: 5\n", "  max_outage_seconds: 5\n  max_gap_seconds: soon\n")),

@@ -131,19 +131,29 @@ GateResult JudgeTimeToRecover(const metrics::LoadTimeline& timeline, const std::
   return r;
 }
 
+// A scenario that declared it does not judge availability (an overload by design) gets its reason
+// instead of a budget as long as the run.
+std::optional<GateResult> NotJudged(std::string_view name, const GateInputs& in) {
+  if (in.availability_not_judged.empty()) return std::nullopt;
+  return NotApplicable(std::string(name), "the scenario does not judge availability: " + in.availability_not_judged);
+}
+
 }  // namespace
 
 std::unique_ptr<Gate> LongestOutageGate() {
-  return MakeGate(std::string(kLongestOutage),
-                  [](const GateInputs& in) { return JudgeLongestOutage(TimelineOf(in), in.budgets); });
+  return MakeGate(std::string(kLongestOutage), [](const GateInputs& in) {
+    return NotJudged(kLongestOutage, in).value_or(JudgeLongestOutage(TimelineOf(in), in.budgets));
+  });
 }
 std::unique_ptr<Gate> LongestGapGate() {
-  return MakeGate(std::string(kLongestGap),
-                  [](const GateInputs& in) { return JudgeLongestGap(TimelineOf(in), in.budgets); });
+  return MakeGate(std::string(kLongestGap), [](const GateInputs& in) {
+    return NotJudged(kLongestGap, in).value_or(JudgeLongestGap(TimelineOf(in), in.budgets));
+  });
 }
 std::unique_ptr<Gate> UnavailableSecondsGate() {
-  return MakeGate(std::string(kUnavailableSeconds),
-                  [](const GateInputs& in) { return JudgeUnavailable(TimelineOf(in), in.budgets); });
+  return MakeGate(std::string(kUnavailableSeconds), [](const GateInputs& in) {
+    return NotJudged(kUnavailableSeconds, in).value_or(JudgeUnavailable(TimelineOf(in), in.budgets));
+  });
 }
 std::unique_ptr<Gate> TimeToRecoverGate() {
   return MakeGate(std::string(kTimeToRecover),

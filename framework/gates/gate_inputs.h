@@ -59,6 +59,9 @@ struct GateInputs {
   double max_undecided_ratio = 0;           // verification-decided budget, 0..1
   std::vector<FaultWindow> faults;  // in time order: round 1, 2, ... of the time-to-recover figures
   GateBudgets budgets;
+  // Non-empty: the scenario does not judge availability (ScenarioConfig::availability_not_judged);
+  // the P1 gates read "not applicable" with this reason.
+  std::string availability_not_judged;
   // false: the target makes no promises; without a verification report the promise gates are
   // "not applicable" (with one, they judge it).
   bool require_promises = true;

@@ -754,3 +754,26 @@ TEST(PromiseStabilityTest, StabilityClaimedWithoutAReissueIsNotApplicableNamingI
 
 }  // namespace
 }  // namespace aftershock::gates
+
+namespace aftershock::gates {
+namespace {
+
+using internal::GateNamed;
+
+// An overload by design is declared, with its reason, instead of a budget as long as the run.
+TEST(AvailabilityNotJudgedTest, TheP1GatesReadNotApplicableWithTheReason) {
+  GateInputs in;
+  in.require_promises = false;
+  in.availability_not_judged = "the overload stage is an overload by design";
+  const std::vector<GateResult> results = EvaluateGates(in);
+  for (std::string_view name : {kLongestOutage, kLongestGap, kUnavailableSeconds}) {
+    const GateResult r = GateNamed(results, name);
+    EXPECT_TRUE(r.not_applicable) << name;
+    EXPECT_EQ(r.message, "the scenario does not judge availability: the overload stage is an overload by design");
+  }
+  in.availability_not_judged.clear();
+  EXPECT_FALSE(GateNamed(EvaluateGates(in), kLongestOutage).not_applicable);
+}
+
+}  // namespace
+}  // namespace aftershock::gates

@@ -139,16 +139,21 @@ TEST(PromiseLedgerTest, ReservoirIsUniformOverTheStream) {
   EXPECT_LT(late, 2200u);
 }
 
-TEST(PromiseLedgerTest, DeduplicatesByKeyFirstRecordedWins) {
-  PromiseLedger ledger(LedgerOptions{.capacity = 10});
+// A key acknowledged twice keeps both values in the sample (as the ledger file does); verification
+// judges the last (LatestPerKey, verifier_test.cc). A record both sampled and pinned appears once.
+TEST(PromiseLedgerTest, KeepsEveryValueOfAKeyAndEachRecordOnce) {
+  PromiseLedger ledger(LedgerOptions{.capacity = 10, .fault_window_ms = 1000, .fault_capacity = 10});
+  ledger.MarkFault(0, 100);  // pins all three: each must still appear once
   ledger.RecordAcknowledged({"alice", "p-1", 5});
   ledger.RecordAcknowledged({"alice", "p-2", 6});
   ledger.RecordAcknowledged({"bob", "p-3", 7});
   const std::vector<Promise> sample = ledger.Sample();
-  ASSERT_EQ(sample.size(), 2u);
+  ASSERT_EQ(sample.size(), 3u);
   EXPECT_EQ(sample[0], (Promise{"alice", "p-1", 5}));
-  EXPECT_EQ(sample[1], (Promise{"bob", "p-3", 7}));
+  EXPECT_EQ(sample[1], (Promise{"alice", "p-2", 6}));
+  EXPECT_EQ(sample[2], (Promise{"bob", "p-3", 7}));
   EXPECT_EQ(ledger.acknowledged(), 3u);
+  EXPECT_EQ(LatestPerKey(sample).promises, (std::vector<Promise>{{"alice", "p-2", 6}, {"bob", "p-3", 7}}));
 }
 
 TEST(PromiseLedgerTest, PinsPromisesJustBeforeAndAfterAFaultWithTinyCapacity) {

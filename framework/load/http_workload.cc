@@ -411,7 +411,7 @@ void HttpWorkload::Issue(CallState& call, const Attempt& attempt, AttemptDone do
       state.status = end.status;
       state.body = std::move(end.body);
       state.headers = std::move(end.headers);
-      code = Classify(state.status, state.body);
+      code = Classify(state.request, state.status, state.body);
     }
     done(code);  // last: the state may be gone after this
   };
@@ -440,9 +440,11 @@ GeneratorWaitStats HttpWorkload::GeneratorWaits() const {
                             s.connection_wait_total, s.connection_wait_max};
 }
 
-CallCode HttpWorkload::Classify(int status, std::string_view body) const {
+CallCode HttpWorkload::Classify(const HttpRequest& request, int status, std::string_view body) const {
   if (options_.validate) return options_.validate(status, body);
-  if (options_.require_body && IsHttpSuccess(status) && body.empty()) return kCodeContractViolation;
+  constexpr int kNoContent = 204;  // says it has no body: never a violation of the default contract
+  const bool checked = options_.require_body || (!options_.allow_empty_body && request.method == "GET");
+  if (checked && IsHttpSuccess(status) && status != kNoContent && body.empty()) return kCodeContractViolation;
   return status;
 }
 

@@ -80,8 +80,12 @@ struct HttpWorkloadOptions {
   // Response header fields handed to on_final in HttpCallResult::headers (names matched ASCII
   // case-insensitively, e.g. {"Retry-After"}); the others are not copied. Empty: none.
   std::vector<std::string> keep_headers{};
-  // Default validation: a 2xx with an empty body is kCodeContractViolation when set.
+  // The default body contract (when `validate` is not set): a 2xx answer to a GET with an empty body
+  // is kCodeContractViolation ("200s with empty bodies. No 500s" is an incident, not a success), but
+  // 204 No Content, which says it has none. `require_body`: the same for every method. `allow_empty_body`:
+  // an empty 2xx body is this target's contract (a GET whose empty answer is valid): no check.
   bool require_body = false;
+  bool allow_empty_body = false;
   // Optional: replaces the default validation; returns the call's code for a response that arrived.
   std::function<CallCode(int status, std::string_view body)> validate{};
   // Optional: hears every call's final outcome (record promises here).
@@ -126,7 +130,7 @@ class HttpWorkload : public Workload {
   class Pool;  // Asio internals, in the .cc
 
  private:
-  CallCode Classify(int status, std::string_view body) const;
+  CallCode Classify(const HttpRequest& request, int status, std::string_view body) const;
 
   HttpWorkloadOptions options_;
   std::unique_ptr<Pool> pool_;

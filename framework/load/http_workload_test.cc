@@ -282,6 +282,29 @@ TEST(HttpWorkloadTest, RequireBodyTurnsAnEmptySuccessIntoAContractViolation) {
   EXPECT_EQ(Indeterminate(r), 0u);
 }
 
+// The default body contract: an empty 2xx answer to a GET is no success (the read-path incident:
+// "200s with empty bodies. No 500s"), but 204 says it has no body, other methods are not checked,
+// and a target whose contract is an empty answer says so.
+TEST(HttpWorkloadTest, AnEmptyTwoHundredToAGetIsAContractViolationByDefault) {
+  HttpTestServer server([](const HttpRequest& r) {
+    return r.target == "/no-content" ? TestReply{.status = 204, .body = ""} : TestReply{.body = ""};
+  });
+  {
+    HttpWorkload workload({.target = server.address(), .path = "/empty"});
+    RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
+    EXPECT_EQ(FailuresByCode(r), (std::map<CallCode, std::uint64_t>{{kCodeContractViolation, 5}}));
+  }
+  for (HttpWorkloadOptions options : {HttpWorkloadOptions{.path = "/no-content"},
+                                      HttpWorkloadOptions{.method = "PUT", .path = "/empty"},
+                                      HttpWorkloadOptions{.path = "/empty", .allow_empty_body = true}}) {
+    options.target = server.address();
+    HttpWorkload workload(options);
+    RunResult r = RunConstant(workload, 10, 0.5, milliseconds(1000));
+    EXPECT_TRUE(FailuresByCode(r).empty()) << options.method << " " << options.path;
+    EXPECT_EQ(r.ok, 5u) << options.method << " " << options.path;
+  }
+}
+
 TEST(HttpWorkloadTest, ValidationHookDecidesTheCode) {
   HttpTestServer server([](const HttpRequest& r) { return TestReply{.body = r.target == "/good" ? "yes" : "no"}; });
   HttpWorkload workload({.target = server.address(),

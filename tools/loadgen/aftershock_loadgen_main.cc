@@ -55,7 +55,7 @@ constexpr char kUsage[] =
     "                              --start_unix_ms=T --out=DIR [--path=/] [--deadline_ms=2000]\n"
     "                              [--max_in_flight=10000] [--coalesce_us=0] [--wake_slice_us=0] [--latencies=FILE]\n"
     "                              [--emit=stdout] [--allow_non_loopback=true] [--kind=http|pseudonym]\n"
-    "                              [--max_dispatch_lag_ms=10]\n"
+    "                              [--max_dispatch_lag_ms=10] [--require_body=false] [--allow_empty_body=false]\n"
     "       aftershock-loadgen merge --dir=DIR --workers=N [--logs=LOG[,LOG...]] [--max_outage_seconds=5]\n"
     "                                [--max_unavailable_seconds=10] [--csv=FILE] [--verify=false]\n"
     "                                [--allow_non_loopback=false] [--target_address=HOST:PORT]\n";
@@ -130,7 +130,8 @@ int Run(int argc, char** argv) {
   const auto flags = ParseFlags(argc, argv,
                                 {"target", "path", "rate", "seconds", "worker", "workers", "start_unix_ms", "out",
                                  "deadline_ms", "max_in_flight", "coalesce_us", "wake_slice_us", "latencies", "emit",
-                                 "allow_non_loopback", "kind", "max_dispatch_lag_ms"});
+                                 "allow_non_loopback", "kind", "max_dispatch_lag_ms", "require_body",
+                                 "allow_empty_body"});
   const std::string target = Required(flags, "target");
   const double rate = Positive(flags, "rate", std::nullopt);
   const double seconds = Positive(flags, "seconds", std::nullopt);
@@ -149,9 +150,15 @@ int Run(int argc, char** argv) {
   if (!std::filesystem::is_directory(out)) throw FlagError("--out=" + out.string() + " is not a directory");
   const std::string kind = flags.count("kind") ? flags.at("kind") : "http";
   if (kind != "http" && kind != "pseudonym") throw FlagError("--kind: expected http or pseudonym, got '" + kind + "'");
-  if (kind == "pseudonym" && (flags.count("latencies") || flags.count("path"))) {
-    throw FlagError("--latencies and --path are for --kind=http");
+  if (kind == "pseudonym" && (flags.count("latencies") || flags.count("path") || flags.count("require_body") ||
+                              flags.count("allow_empty_body"))) {
+    throw FlagError("--latencies, --path, --require_body and --allow_empty_body are for --kind=http");
   }
+  // The HTTP body contract (load::HttpWorkloadOptions): by default a GET's 2xx with an empty body is
+  // a contract violation, not a success.
+  const bool require_body = Boolean(flags, "require_body");
+  const bool allow_empty_body = Boolean(flags, "allow_empty_body");
+  if (require_body && allow_empty_body) throw FlagError("--require_body=true and --allow_empty_body=true contradict");
   // A pod's --out dies with it: --emit=stdout also prints the files into its log (worker_log.h).
   const bool emit_stdout = flags.count("emit") != 0;
   if (emit_stdout && flags.at("emit") != "stdout") throw FlagError("--emit: expected stdout, got '" + flags.at("emit") + "'");
@@ -196,6 +203,8 @@ int Run(int argc, char** argv) {
         .allow_non_loopback = allow_non_loopback,
         .path = flags.count("path") ? flags.at("path") : "/",
         .max_connections = max_in_flight,
+        .require_body = require_body,
+        .allow_empty_body = allow_empty_body,
         .on_final = [&](const load::HttpCallResult&, const load::FinalOutcome& o) {
           if (!keep_latencies) return;
           std::lock_guard<std::mutex> lock(mu);

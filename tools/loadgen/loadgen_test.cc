@@ -40,7 +40,7 @@ std::string MaxDispatchLagFlag() { return "--max_dispatch_lag_ms=" + std::to_str
 
 process::ChildProcess StartWorker(const std::string& target, const std::string& dir, int worker, int workers,
                                   double rate, double seconds, std::int64_t start_unix_ms, bool emit = false,
-                                  const std::string& lag_flag = MaxDispatchLagFlag()) {
+                                  const std::string& lag_flag = MaxDispatchLagFlag(), const std::string& extra_flag = "") {
   process::ChildOptions options;
   options.program = AFTERSHOCK_LOADGEN_PATH;
   options.args = {"run",
@@ -54,6 +54,7 @@ process::ChildProcess StartWorker(const std::string& target, const std::string& 
                   "--latencies=" + dir + "/raw-" + std::to_string(worker) + ".txt",
                   lag_flag};
   if (emit) options.args.push_back("--emit=stdout");
+  if (!extra_flag.empty()) options.args.push_back(extra_flag);
   options.log_path = dir + "/worker-" + std::to_string(worker) + ".log";
   return process::ChildProcess::Start(options);
 }
@@ -165,6 +166,24 @@ TEST(LoadgenTest, AWorkerThatDiesMakesTheMergedRunRed) {
   std::ifstream log(merge.log_path);
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("FAIL workers-complete: 1 of 2 workers missing"), std::string::npos) << text;
+}
+
+// "200s with empty bodies. No 500s": the default body contract makes them failures in the workers, so
+// the merged run is red; a target whose contract is an empty answer says so (--allow_empty_body=true).
+TEST(LoadgenTest, TwoHundredsWithEmptyBodiesMakeTheMergedRunRedUnlessAllowed) {
+  load::HttpTestServer server([](const load::HttpRequest&) { return load::TestReply{.body = ""}; });
+  for (const bool allowed : {false, true}) {
+    const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-empty-body");
+    const std::int64_t start = UnixMsIn(milliseconds(800));
+    process::ChildProcess w = StartWorker(server.address(), dir.path(), 0, 1, 50, 1, start, false,
+                                          MaxDispatchLagFlag(), allowed ? "--allow_empty_body=true" : "");
+    ASSERT_EQ(w.Wait(std::chrono::seconds(30)), 0);
+    const MergedRun run = MergeWorkerRun(dir.path(), 1, {.max_outage_seconds = 0.5, .max_unavailable_seconds = 0.5});
+    const gates::GateResult* served = FindGate(run, "traffic-served");
+    ASSERT_NE(served, nullptr);
+    EXPECT_EQ(served->passed, allowed) << run.report;
+    EXPECT_EQ(run.passed, allowed) << run.report;
+  }
 }
 
 std::string ReadText(const std::string& path) {

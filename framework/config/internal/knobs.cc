@@ -36,6 +36,9 @@ ParsedKnob ParseValue(ValueKind kind, Bound bound, std::string_view text) {
   if (bound == Bound::kPositive && *value <= 0) return {std::nullopt, "must be > 0"};
   if (bound == Bound::kNonNegative && *value < 0) return {std::nullopt, "must be >= 0"};
   if (bound == Bound::kRatio && !(*value >= 0 && *value <= 1)) return {std::nullopt, "must be between 0 and 1"};
+  if (bound == Bound::kBudgetRatio && !(*value >= 0 && *value < 1)) {
+    return {std::nullopt, "must be at least 0 and below 1 (1 allows everything: a gate that cannot fail)"};
+  }
   return {value, ""};
 }
 

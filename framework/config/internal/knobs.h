@@ -14,7 +14,9 @@
 namespace aftershock::config::internal {
 
 enum class ValueKind { kNumber, kDuration, kInteger };
-enum class Bound { kPositive, kNonNegative, kRatio };  // for integers kPositive means >= 1; kRatio is 0..1
+// For integers kPositive means >= 1; kRatio is 0..1; kBudgetRatio is 0 <= v < 1 (a budget of 1 allows
+// everything, so its gate could never fail).
+enum class Bound { kPositive, kNonNegative, kRatio, kBudgetRatio };
 
 struct KnobSpec {
   std::string_view name;  // manifest key
@@ -64,7 +66,7 @@ inline constexpr KnobSpec kKnobs[] = {
      0},
     {"verify_concurrency", "RESILIENCE_VERIFY_CONCURRENCY", ValueKind::kInteger, Bound::kPositive, false, 0},
     {"timeout_seconds", "RESILIENCE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kPositive, false, 0},
-    {"max_undecided_ratio", "RESILIENCE_MAX_UNDECIDED_RATIO", ValueKind::kNumber, Bound::kRatio, true, 0},
+    {"max_undecided_ratio", "RESILIENCE_MAX_UNDECIDED_RATIO", ValueKind::kNumber, Bound::kBudgetRatio, true, 0},
     {"converge_timeout_seconds", "RESILIENCE_CONVERGE_TIMEOUT_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
      true, 30},
     {"dispatch_coalesce_seconds", "RESILIENCE_DISPATCH_COALESCE_SECONDS", ValueKind::kDuration, Bound::kNonNegative,
