@@ -29,6 +29,8 @@ GateResult Step(std::string_view name, bool ok, const std::optional<WallTime>& a
   r.passed = ok;
   const double seconds = SecondsFrom(at, run_start);
   r.figures = {{figure, seconds}};
+  // When a step of the chain happened (-1: never): its gate judges it, no direction.
+  r.Declare(gates::FigureDirection::kNeither, {figure});
   r.message = ok ? ok_message + " " + Seconds(seconds) + " after the run started" : std::move(fail_message);
   return r;
 }
@@ -79,6 +81,8 @@ std::vector<GateResult> AlertChainGates(const ChainReport& report, WallTime run_
                                not_resolved);
     resolved.figures.emplace_back("incidents_opened", static_cast<double>(report.incidents_opened));
     resolved.figures.emplace_back("incidents_unresolved", static_cast<double>(report.unresolved_incidents.size()));
+    resolved.Declare(gates::FigureDirection::kLowerIsBetter, {"incidents_unresolved", "incident_open_seconds"})
+        .Declare(gates::FigureDirection::kNeither, {"incidents_opened"});
     if (report.incident_resolved && report.incident_created_at && report.incident_resolved_at) {
       const double open = std::chrono::duration<double>(*report.incident_resolved_at - *report.incident_created_at).count();
       resolved.figures.emplace_back("incident_open_seconds", open);
@@ -91,6 +95,7 @@ std::vector<GateResult> AlertChainGates(const ChainReport& report, WallTime run_
   production.name = std::string(kProductionUntouched);
   production.passed = report.production_clean();
   production.figures = {{"production_events", static_cast<double>(report.production_events.size())}};
+  production.Declare(gates::FigureDirection::kLowerIsBetter, {"production_events"});
   if (production.passed) {
     production.message = "the production receiver saw no event";
   } else {

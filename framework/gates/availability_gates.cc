@@ -25,6 +25,8 @@ GateResult JudgeLongestOutage(const metrics::LoadTimeline& timeline, const GateB
                {{"longest_outage_seconds", D(o.seconds)},
                 {"longest_outage_first_second", static_cast<double>(o.first_second)},
                 {"max_outage_seconds", budgets.max_outage_seconds}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"longest_outage_seconds"})
+      .Declare(FigureDirection::kNeither, {"longest_outage_first_second", "max_outage_seconds"});
   r.message = std::to_string(o.seconds) + " s";
   if (o.seconds > 0) r.message += " from second " + std::to_string(o.first_second);
   r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s)";
@@ -40,6 +42,8 @@ GateResult JudgeLongestGap(const metrics::LoadTimeline& timeline, const GateBudg
   const double budget = GapBudgetSeconds(budgets);
   GateResult r{std::string(kLongestGap), g.ms <= budget * 1000.0, "",
                {{"p1_longest_gap_ms", g.ms}, {"p1_longest_gap_start_ms", g.start_ms}, {"max_gap_seconds", budget}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"p1_longest_gap_ms"})
+      .Declare(FigureDirection::kNeither, {"p1_longest_gap_start_ms", "max_gap_seconds"});
   r.message = FormatNumber(g.ms / 1000.0) + " s between successes";
   if (g.start_ms >= 0) r.message += " from " + FormatNumber(g.start_ms / 1000.0) + " s";
   r.message += " (budget " + FormatNumber(budget) + " s)";
@@ -50,6 +54,8 @@ GateResult JudgeUnavailable(const metrics::LoadTimeline& timeline, const GateBud
   const double u = UnavailableSeconds(timeline);
   GateResult r{std::string(kUnavailableSeconds), u <= budgets.max_unavailable_seconds, "",
                {{"unavailable_seconds", u}, {"max_unavailable_seconds", budgets.max_unavailable_seconds}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"unavailable_seconds"})
+      .Declare(FigureDirection::kNeither, {"max_unavailable_seconds"});
   r.message = FormatNumber(u) + " s failure-equivalent (budget " + FormatNumber(budgets.max_unavailable_seconds) +
               " s)";
   return r;
@@ -125,6 +131,8 @@ GateResult JudgeTimeToRecover(const metrics::LoadTimeline& timeline, const std::
   }
   AddRoundFigures(r, "time_to_recover_ms", from_revert);
   AddRoundFigures(r, "time_to_recover_from_apply_ms", from_apply);
+  // Every figure here is a recovery time (-1: never recovered, compared as the worst).
+  for (const auto& [name, value] : r.figures) r.directions[name] = FigureDirection::kLowerIsBetter;
   r.message = parts + " (budget " + FormatNumber(budgets.max_recovery_seconds) + " s to " +
               std::to_string(budgets.recovery_stable_seconds) + " s in a row at >= " +
               FormatNumber(budgets.recovery_success_ratio * 100) + "% ok)";

@@ -15,6 +15,15 @@ GateResult NotApplicable(std::string name, std::string reason, std::vector<std::
   return r;
 }
 
+std::string_view DirectionName(FigureDirection direction) {
+  switch (direction) {
+    case FigureDirection::kLowerIsBetter: return "lower";
+    case FigureDirection::kHigherIsBetter: return "higher";
+    case FigureDirection::kNeither: break;
+  }
+  return "neither";
+}
+
 std::string_view StatusWord(const GateResult& result) {
   if (!result.passed) return "FAIL";
   return result.not_applicable ? "N/A" : "PASS";

@@ -10,6 +10,8 @@
 #ifndef AFTERSHOCK_FRAMEWORK_GATES_GATE_RESULT_H_
 #define AFTERSHOCK_FRAMEWORK_GATES_GATE_RESULT_H_
 
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,12 +19,29 @@
 
 namespace aftershock::gates {
 
+// Which way a figure is better. Declared by the gate that makes the figure (GateResult::Declare) and
+// written to gates.json beside it, so `aftershock-report compare` reads it and never guesses from a
+// figure's name (it got verification_undecided_ratio and downstream_max_ratio backwards). A figure
+// without a declared direction is compared as kNeither: shown, never a regression.
+enum class FigureDirection { kLowerIsBetter, kHigherIsBetter, kNeither };
+// "lower", "higher", "neither" (gates.json), and back (nullopt for anything else).
+std::string_view DirectionName(FigureDirection direction);
+
 struct GateResult {
   std::string name;
   bool passed = false;
   std::string message;
   std::vector<std::pair<std::string, double>> figures;  // snake_case name -> value, for JUnit properties
   bool not_applicable = false;  // nothing to check: reported "N/A", never PASS; `passed` stays true
+  // Which way each figure is better, by figure name (see FigureDirection); figures made per round
+  // or per fault declare each name they make.
+  std::map<std::string, FigureDirection> directions{};
+
+  // Declares directions: r.Declare(FigureDirection::kLowerIsBetter, {"unavailable_seconds"}).
+  GateResult& Declare(FigureDirection direction, std::initializer_list<std::string> figure_names) {
+    for (const std::string& name : figure_names) directions[name] = direction;
+    return *this;
+  }
 };
 
 // A gate with nothing to check: passed, not_applicable, the reason as its message.

@@ -15,6 +15,7 @@ using internal::Totals;
 
 GateResult TrafficServed(const Totals& t) {
   GateResult r{std::string(kTrafficServed), t.ok > 0, "", {{"total_ok", D(t.ok)}, {"total_offered", D(t.offered)}}};
+  r.Declare(FigureDirection::kHigherIsBetter, {"total_ok"}).Declare(FigureDirection::kNeither, {"total_offered"});
   r.message = r.passed ? std::to_string(t.ok) + " ok of " + std::to_string(t.offered) + " offered"
                        : "no call succeeded (" + std::to_string(t.offered) +
                              " offered): the run proves nothing about the service";
@@ -24,6 +25,7 @@ GateResult TrafficServed(const Totals& t) {
 GateResult ShedOutweighsFailures(const Totals& t) {
   GateResult r{std::string(kShedOutweighsFailures), !(t.shed > 0 && t.shed >= t.failed), "",
                {{"total_shed", D(t.shed)}, {"total_failed", D(t.failed)}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"total_shed", "total_failed"});
   if (r.passed) {
     r.message = "shed " + std::to_string(t.shed) + " < failed " + std::to_string(t.failed);
   } else {
@@ -48,6 +50,12 @@ GateResult GeneratorLimited(const metrics::GeneratorHealth* h) {
                {"pool_wait_ms_total", h->pool_wait_ms_total}, {"pool_waited_then_deadline", D(h->pool_waited_then_deadline)},
                {"generator_failed", D(h->generator_failed)}, {"late_completions", D(h->late_completions)},
                {"completion_lag_max_ms", h->completion_lag_max_ms}};
+  r.Declare(FigureDirection::kHigherIsBetter, {"achieved_rate", "dispatched"})
+      .Declare(FigureDirection::kLowerIsBetter,
+               {"lag_p50_ms", "lag_p99_ms", "lag_max_ms", "cpu_seconds", "pool_waits", "pool_wait_timeouts",
+                "pool_wait_ms_total", "pool_waited_then_deadline", "generator_failed", "late_completions",
+                "completion_lag_max_ms"})
+      .Declare(FigureDirection::kNeither, {"offered_rate", "scheduled"});
   // Generator-side failures are the generator's verdict even if nothing else flagged it.
   r.passed = !h->generator_limited && h->pool_wait_timeouts == 0 && h->pool_waited_then_deadline == 0 &&
              h->generator_failed == 0;
@@ -110,6 +118,10 @@ GateResult FaultTookEffect(const GateInputs& in) {
                {"fault_reverts_clean", D(clean)},
                {"fault_reverts_residue", D(residue)},
                {"fault_confirmations_opted_out", D(opted_out)}};
+  r.Declare(FigureDirection::kHigherIsBetter, {"fault_rounds_confirmed", "fault_reverts_clean"})
+      .Declare(FigureDirection::kLowerIsBetter,
+               {"fault_rounds_unconfirmed", "fault_rounds_skipped", "fault_reverts_residue"})
+      .Declare(FigureDirection::kNeither, {"fault_confirmations_opted_out"});
   if (in.fault_effects.empty()) {
     r.passed = false;
     r.message = std::to_string(in.planned_faults) + " faults planned but no round was applied and confirmed" +
@@ -155,6 +167,7 @@ GateResult FaultLeaseHeld(const GateInputs& in) {
                 " time(s) during the run" + when;
   }
   r.figures = {{"fault_lease_expiries", D(expiries)}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"fault_lease_expiries"});
   r.passed = problems.empty();
   if (r.passed) {
     r.message = "held throughout: " + held;

@@ -36,6 +36,11 @@ GateResult LedgerNotEmpty(const GateInputs& in) {
                                        {"indeterminate_not_committed", D(v->indeterminate_not_committed)},
                                        {"indeterminate_unknown", D(v->indeterminate_unknown)}});
   }
+  r.Declare(FigureDirection::kHigherIsBetter, {"verification_checked"})
+      .Declare(FigureDirection::kLowerIsBetter,
+               {"verification_errors", "verification_unverified", "indeterminate_unknown"})
+      .Declare(FigureDirection::kNeither, {"ledger_acknowledged", "indeterminate_total", "indeterminate_committed",
+                                           "indeterminate_not_committed"});
   std::string problems;
   if (in.ledger_acknowledged == 0) problems = "no promise was acknowledged";
   if (v == nullptr) {
@@ -79,6 +84,12 @@ GateResult VerificationDecided(const GateInputs& in) {
                                      {"ledger_exhaustive", exhaustive ? 1.0 : 0.0},
                                      {"ledger_pinned", D(in.ledger_pinned)},
                                      {"ledger_fault_overflow", D(in.ledger_fault_overflow)}});
+  // The undecided share rises when verification gets worse: lower is better (a name-guessing compare
+  // once read "ratio" as higher-is-better here).
+  r.Declare(FigureDirection::kLowerIsBetter, {"verification_undecided", "verification_undecided_ratio",
+                                              "verification_retries", "ledger_fault_overflow"})
+      .Declare(FigureDirection::kHigherIsBetter, {"ledger_exhaustive"})
+      .Declare(FigureDirection::kNeither, {"max_undecided_ratio", "verification_sample_size", "ledger_pinned"});
   std::string coverage = exhaustive ? "exhaustive: " + std::to_string(v->sample_size) + " of " +
                                           std::to_string(in.ledger_acknowledged) + " acknowledged promises verified"
                                     : "sampled: " + std::to_string(v->sample_size) + " of " +
@@ -140,6 +151,8 @@ GateResult PromiseStability(const GateInputs& in) {
   GateResult r{name, v.p2_violations == 0, "",
                {{"p2_violations", D(v.p2_violations)}, {"p2_decided", D(v.p2_decided)},
                 {"verification_checked", D(v.checked)}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"p2_violations"})
+      .Declare(FigureDirection::kHigherIsBetter, {"p2_decided", "verification_checked"});
   if (r.passed) {
     r.message = "0 changed of " + std::to_string(v.p2_decided) + " checked";
     return r;
@@ -177,6 +190,8 @@ GateResult ReverseLookup(const GateInputs& in) {
                 {"p3_wrong_key", D(wrong_key)},
                 {"p3_decided", D(v.p3_decided)},
                 {"verification_checked", D(v.checked)}}};
+  r.Declare(FigureDirection::kLowerIsBetter, {"p3_violations", "p3_not_found", "p3_wrong_key"})
+      .Declare(FigureDirection::kHigherIsBetter, {"p3_decided", "verification_checked"});
   if (r.passed) {
     r.message = "0 lost of " + std::to_string(v.p3_decided) + " checked";
     return r;

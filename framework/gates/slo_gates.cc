@@ -45,6 +45,9 @@ GateResult SuccessRatio(double objective, const Judged& j) {
                {"slo_calls", static_cast<double>(total)},
                {"slo_failed", static_cast<double>(j.failed)},
                {"slo_shed", static_cast<double>(j.shed)}};
+  r.Declare(FigureDirection::kHigherIsBetter, {"slo_success_ratio"})
+      .Declare(FigureDirection::kLowerIsBetter, {"slo_failed", "slo_shed"})
+      .Declare(FigureDirection::kNeither, {"slo_success_ratio_objective", "slo_calls"});
   if (total == 0) {
     r.message = "nothing was measured: no call completed in " + j.scope + " (objective " + Percent(objective) + ")";
     return r;
@@ -64,6 +67,8 @@ GateResult Latency(const config::LatencyObjective& o, const Judged& j) {
   std::replace(key.begin(), key.end(), '.', '_');
   const double bound_ms = o.max_seconds * 1000;
   r.figures = {{"slo_" + key + "_objective_ms", bound_ms}};
+  r.directions = {{"slo_" + key + "_objective_ms", FigureDirection::kNeither},
+                  {"slo_" + key + "_ms", FigureDirection::kLowerIsBetter}};
   if (j.latency.empty()) {
     r.message = "nothing was measured: no call completed in " + j.scope + " (objective " + o.label + " <= " +
                 FormatNumber(bound_ms) + " ms)";

@@ -50,6 +50,17 @@ std::string GatesJson(const scenario::ScenarioOutcome& outcome, const std::strin
     nlohmann::ordered_json figures = nlohmann::ordered_json::object();
     for (const auto& [name, value] : g.figures) figures[name] = value;
     j["figures"] = figures;
+    // Which way each figure is better, as its gate declared it (gates::FigureDirection); only the
+    // declared ones, so a reader never mistakes a default for a declaration.
+    if (!g.directions.empty()) {
+      nlohmann::ordered_json directions = nlohmann::ordered_json::object();
+      for (const auto& [name, value] : g.figures) {
+        if (const auto it = g.directions.find(name); it != g.directions.end()) {
+          directions[name] = std::string(gates::DirectionName(it->second));
+        }
+      }
+      j["directions"] = directions;
+    }
     out += (i ? ",\n" : "\n") + j.dump();
   }
   out += "\n]}\n";

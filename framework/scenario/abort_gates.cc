@@ -51,6 +51,7 @@ std::vector<gates::GateResult> AbortGates(const std::optional<AbortRecord>& abor
     results.push_back({.name = kRunNotAbortedGate, .passed = true, .message = message,
                        .figures = {{"aborted", 0}}});
     results.push_back(gates::NotApplicable(kAbortStopLatencyGate, "the run was not aborted"));
+    results.front().Declare(gates::FigureDirection::kLowerIsBetter, {"aborted"});
     return results;
   }
   std::string message = DescribeAbort(*abort);
@@ -68,6 +69,11 @@ std::vector<gates::GateResult> AbortGates(const std::optional<AbortRecord>& abor
                                 (within ? "" : ": requests went on after the stop condition breached"),
                      .figures = {{"abort_stop_latency_seconds", abort->stop_latency_seconds},
                                  {"abort_stop_latency_budget_seconds", max_stop_latency_seconds}}});
+  for (gates::GateResult& g : results) {
+    g.Declare(gates::FigureDirection::kLowerIsBetter, {"aborted", "abort_stop_latency_seconds"})
+        .Declare(gates::FigureDirection::kNeither,
+                 {"abort_breach_second", "abort_last_request_second", "abort_stop_latency_budget_seconds"});
+  }
   return results;
 }
 

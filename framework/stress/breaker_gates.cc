@@ -43,7 +43,7 @@ gates::GateResult Trips(const BreakerObservation& o, const BreakerBudgets& b, st
                                                  Seconds((o.dead_to_ns - o.dead_from_ns) / kNsPerSecond) +
                                                  "): every call still went to the dead upstream");
     r.figures = {{"breaker_trip_seconds", -1}, {"breaker_trip_budget_seconds", b.trip_within_seconds}};
-    return r;
+    return internal::DeclareStressFigures(r);
   }
   const double after = (*trip - o.dead_from_ns) / kNsPerSecond;
   gates::GateResult r{.name = std::string(kBreakerTrips), .passed = after <= b.trip_within_seconds, .message = {},
@@ -51,7 +51,7 @@ gates::GateResult Trips(const BreakerObservation& o, const BreakerBudgets& b, st
   r.message = "the breaker opened " + Seconds(after) + " after the upstream died" +
               (r.passed ? " (budget " : ", later than the budget of ") + Seconds(b.trip_within_seconds) +
               (r.passed ? ")" : "");
-  return r;
+  return internal::DeclareStressFigures(r);
 }
 
 gates::GateResult FailsFast(const BreakerObservation& o, const BreakerBudgets& b, std::optional<std::int64_t> trip) {
@@ -77,7 +77,7 @@ gates::GateResult FailsFast(const BreakerObservation& o, const BreakerBudgets& b
               (r.passed ? " <= " : " > ") + Millis(b.fail_fast_p99_ms) + " over " +
               std::to_string(latency.Count()) + " calls in seconds " + std::to_string(first) + ".." +
               std::to_string(last - 1);
-  return r;
+  return internal::DeclareStressFigures(r);
 }
 
 gates::GateResult Closes(const BreakerObservation& o, const BreakerBudgets& b) {
@@ -101,7 +101,7 @@ gates::GateResult Closes(const BreakerObservation& o, const BreakerBudgets& b) {
                                                   " after the upstream recovered (budget " +
                                                   Seconds(b.close_within_seconds) + "): users stayed on the fallback");
     r.figures = {{"breaker_close_seconds", -1}, {"breaker_close_budget_seconds", b.close_within_seconds}};
-    return r;
+    return internal::DeclareStressFigures(r);
   }
   const double after = (closed_from - o.dead_to_ns) / kNsPerSecond;
   gates::GateResult r{.name = std::string(kBreakerCloses), .passed = after <= b.close_within_seconds, .message = {},
@@ -109,7 +109,7 @@ gates::GateResult Closes(const BreakerObservation& o, const BreakerBudgets& b) {
   r.message = "the breaker closed " + Seconds(after) + " after the upstream recovered and stayed closed" +
               (r.passed ? " (budget " : ", later than the budget of ") + Seconds(b.close_within_seconds) +
               (r.passed ? ")" : "");
-  return r;
+  return internal::DeclareStressFigures(r);
 }
 
 }  // namespace

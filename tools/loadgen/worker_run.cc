@@ -308,6 +308,8 @@ MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const ga
                                                 " workers missing from the merge: " + run.problems.front();
   for (std::size_t i = 1; i < run.problems.size(); ++i) complete.message += "; " + run.problems[i];
   complete.figures = {{"workers", workers}, {"workers_missing", static_cast<double>(run.problems.size())}};
+  complete.Declare(gates::FigureDirection::kNeither, {"workers"})
+      .Declare(gates::FigureDirection::kLowerIsBetter, {"workers_missing"});
 
   gates::GateSet set;
   set.Add(gates::TrafficServedGate());

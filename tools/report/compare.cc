@@ -30,9 +30,6 @@ std::optional<std::string> Slurp(const fs::path& path) {
 }
 
 bool Contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 std::string Num(double v) {
   char buf[64];
@@ -53,10 +50,21 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
         for (const auto& [name, value] : g.at("figures").items()) {
           f.figures.emplace_back(name, value.is_number() ? value.get<double>() : std::nan(""));
         }
+        if (g.contains("directions")) {
+          for (const auto& [name, value] : g.at("directions").items()) {
+            const std::string d = value.get<std::string>();
+            if (d == "lower") f.directions[name] = Direction::kLowerIsBetter;
+            else if (d == "higher") f.directions[name] = Direction::kHigherIsBetter;
+            else if (d == "neither") f.directions[name] = Direction::kNeutral;
+            else throw std::runtime_error("figure '" + name + "': direction '" + d + "' (expected lower, higher or neither)");
+          }
+        }
         s.gates.emplace_back(g.at("name").get<std::string>(), std::move(f));
       }
       s.expected_red = report::ExpectedRedOfGatesJson(*text);
     } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error((dir / "gates.json").string() + ": not a gates.json: " + e.what());
+    } catch (const std::runtime_error& e) {
       throw std::runtime_error((dir / "gates.json").string() + ": not a gates.json: " + e.what());
     }
   } else if (const auto verdict = Slurp(dir / "verdict.txt")) {
@@ -66,7 +74,7 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
       const auto colon = line.find(':', space == std::string::npos ? 0 : space);
       if (space == std::string::npos || colon == std::string::npos) continue;
       const std::string message = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
-      s.gates.emplace_back(line.substr(space + 1, colon - space - 1), GateFigures{line.substr(0, space), {}, message});
+      s.gates.emplace_back(line.substr(space + 1, colon - space - 1), GateFigures{line.substr(0, space), {}, message, {}});
     }
   }
   if (const auto stages = Slurp(dir / "stage-report.json")) {
@@ -77,9 +85,17 @@ ScenarioFigures ReadScenario(const fs::path& dir) {
         if (row.value("stage", "") == "total") total = &row;
       }
       if (total != nullptr) {
-        GateFigures f{"", {}, ""};
-        for (const char* key : {"requests", "ok", "failed", "shed", "success_ratio", "p50_ms", "p99_ms", "max_ms"}) {
-          if (total->contains(key) && total->at(key).is_number()) f.figures.emplace_back(key, total->at(key).get<double>());
+        GateFigures f{"", {}, "", {}};
+        // The stage report's total row (docs/formats.md), each field with its direction.
+        static const std::pair<const char*, Direction> kTotals[] = {
+            {"requests", Direction::kNeutral},         {"ok", Direction::kHigherIsBetter},
+            {"failed", Direction::kLowerIsBetter},     {"shed", Direction::kLowerIsBetter},
+            {"success_ratio", Direction::kHigherIsBetter}, {"p50_ms", Direction::kLowerIsBetter},
+            {"p99_ms", Direction::kLowerIsBetter},     {"max_ms", Direction::kLowerIsBetter}};
+        for (const auto& [key, direction] : kTotals) {
+          if (!total->contains(key) || !total->at(key).is_number()) continue;
+          f.figures.emplace_back(key, total->at(key).get<double>());
+          f.directions[key] = direction;
         }
         s.gates.emplace_back("stage total", std::move(f));
       }
@@ -130,7 +146,7 @@ void CompareFigures(const std::string& scenario, const std::string& gate, const 
     if (b != nullptr) r.b = FindFigure(*b, n);
     if (r.a) r.a_text = Num(*r.a);
     if (r.b) r.b_text = Num(*r.b);
-    const Direction d = DirectionOf(n);
+    const Direction d = DeclaredDirection(n, a, b);
     if (r.a && !r.b) {
       r.flag = "missing in B";
       r.regression = d != Direction::kNeutral;
@@ -206,16 +222,12 @@ std::map<std::string, ScenarioFigures> LoadRun(const std::string& dir) {
   return run;
 }
 
-Direction DirectionOf(const std::string& f) {
-  if (f.rfind("max_", 0) == 0 || Contains(f, "objective") || Contains(f, "budget") || EndsWith(f, "first_second") ||
-      EndsWith(f, "start_ms") || f == "offered_rate" || f == "requests") {
-    return Direction::kNeutral;
+Direction DeclaredDirection(const std::string& figure, const GateFigures* a, const GateFigures* b) {
+  for (const GateFigures* g : {b, a}) {
+    if (g == nullptr) continue;
+    if (const auto it = g->directions.find(figure); it != g->directions.end()) return it->second;
   }
-  if (Contains(f, "ratio") || f == "achieved_rate" || Contains(f, "throughput") || Contains(f, "confirmed") ||
-      Contains(f, "checked") || Contains(f, "acknowledged") || f == "ok") {
-    return Direction::kHigherIsBetter;
-  }
-  return Direction::kLowerIsBetter;
+  return Direction::kNeutral;
 }
 
 std::vector<CompareRow> Compare(const std::map<std::string, ScenarioFigures>& a,

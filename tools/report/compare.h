@@ -33,10 +33,16 @@
 
 namespace aftershock::report_tools {
 
+// Which way a figure is better, as the gate that made it declared it (gates.json "directions";
+// gates::FigureDirection). Never guessed from a name: an undeclared figure is kNeutral, shown and
+// never a regression.
+enum class Direction { kNeutral, kHigherIsBetter, kLowerIsBetter };
+
 struct GateFigures {
   std::string result;  // "PASS", "FAIL", "N/A"
   std::vector<std::pair<std::string, double>> figures;
   std::string message;  // the gate's figure and budget, as in verdict.txt
+  std::map<std::string, Direction> directions{};  // declared ones only
 };
 
 // One scenario of one run: gate name -> result and figures, in gates.json order.
@@ -49,8 +55,8 @@ struct ScenarioFigures {
 // gates.json or stage-report.json that does not parse.
 std::map<std::string, ScenarioFigures> LoadRun(const std::string& dir);
 
-enum class Direction { kNeutral, kHigherIsBetter, kLowerIsBetter };
-Direction DirectionOf(const std::string& figure);
+// The direction `figure` was declared with in B's gate, else in A's; kNeutral when neither declared one.
+Direction DeclaredDirection(const std::string& figure, const GateFigures* a, const GateFigures* b);
 
 struct CompareOptions {
   double tolerance = 0.10;  // relative to |A|

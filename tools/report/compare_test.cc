@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "framework/gates/gates.h"
 #include "framework/process/scratch_dir.h"
 #include "framework/report/artifacts_reporter.h"
 #include "framework/report/scenario_reporter.h"
+#include "framework/stress/internal/gate_results.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tools/report/compare.h"
@@ -33,12 +35,17 @@ scenario::ScenarioOutcome Outcome(int outage_seconds, double recover_ms = 800) {
     b.failed = 100 - b.ok;
     b.latency.Record(1'000'000);
   }
+  using D = gates::FigureDirection;
   o.gates = {{.name = "p1-longest-outage", .passed = outage_seconds <= 5,
               .message = std::to_string(outage_seconds) + " s (budget 5 s)",
               .figures = {{"longest_outage_seconds", outage_seconds}, {"longest_outage_first_second", 2},
-                          {"max_outage_seconds", 5}}},
+                          {"max_outage_seconds", 5}},
+              .directions = {{"longest_outage_seconds", D::kLowerIsBetter},
+                             {"longest_outage_first_second", D::kNeither},
+                             {"max_outage_seconds", D::kNeither}}},
              {.name = "time-to-recover", .passed = recover_ms >= 0, .message = "",
-              .figures = {{"time_to_recover_ms_round_1", recover_ms}}}};
+              .figures = {{"time_to_recover_ms_round_1", recover_ms}},
+              .directions = {{"time_to_recover_ms_round_1", D::kLowerIsBetter}}}};
   return o;
 }
 
@@ -176,18 +183,51 @@ TEST_F(CompareTest, BadArgumentsAndEmptyFoldersExitTwo) {
   EXPECT_THAT(r.err, HasSubstr("gates.json: not a gates.json"));
 }
 
-TEST(DirectionOf, BudgetsAndPositionsAreNeutral) {
-  EXPECT_EQ(DirectionOf("max_outage_seconds"), Direction::kNeutral);
-  EXPECT_EQ(DirectionOf("slo_success_ratio_objective"), Direction::kNeutral);
-  EXPECT_EQ(DirectionOf("longest_outage_first_second"), Direction::kNeutral);
-  EXPECT_EQ(DirectionOf("p1_longest_gap_start_ms"), Direction::kNeutral);
-  EXPECT_EQ(DirectionOf("offered_rate"), Direction::kNeutral);
-  EXPECT_EQ(DirectionOf("success_ratio"), Direction::kHigherIsBetter);
-  EXPECT_EQ(DirectionOf("achieved_rate"), Direction::kHigherIsBetter);
-  EXPECT_EQ(DirectionOf("fault_rounds_confirmed"), Direction::kHigherIsBetter);
-  EXPECT_EQ(DirectionOf("longest_outage_seconds"), Direction::kLowerIsBetter);
-  EXPECT_EQ(DirectionOf("p1_longest_gap_ms"), Direction::kLowerIsBetter);
-  EXPECT_EQ(DirectionOf("promises_lost"), Direction::kLowerIsBetter);
+// A rise of these two is a regression: their gates declare them lower-is-better, and compare reads
+// that (it once guessed "higher" from "ratio" in their names and called the rise an improvement).
+TEST_F(CompareTest, TheUndecidedRatioAndTheDownstreamRatioRiseAsRegressions) {
+  auto outcome = [](double undecided, double downstream) {
+    scenario::ScenarioOutcome o = Outcome(0);
+    ledger::VerificationReport v;
+    v.sample_size = 100;
+    v.checked = 100 - static_cast<std::size_t>(undecided * 100);
+    v.errors = static_cast<std::size_t>(undecided * 100);
+    gates::GateInputs in;
+    in.verification = &v;
+    in.ledger_acknowledged = 100;
+    in.max_undecided_ratio = 0.5;
+    for (const gates::GateResult& g : gates::EvaluateGates(in)) {
+      if (g.name == "verification-decided") o.gates.push_back(g);
+    }
+    gates::GateResult pool = stress::internal::Green("downstream-isolation", "", {{"downstream_max_ratio", downstream}});
+    o.gates.push_back(pool);
+    return o;
+  };
+  WriteRun(a_, "breakpoint", outcome(0.0, 0.4));
+  WriteRun(b_, "breakpoint", outcome(0.2, 0.9));
+  const Result r = Report({"compare", a_, b_});
+  EXPECT_THAT(r.out, HasSubstr("verification_undecided_ratio"));
+  std::istringstream lines(r.out);
+  int flagged = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("verification_undecided_ratio") != std::string::npos ||
+        line.find("downstream_max_ratio") != std::string::npos) {
+      EXPECT_THAT(line, HasSubstr("regression")) << line;
+      EXPECT_THAT(line, Not(HasSubstr("improved"))) << line;
+      ++flagged;
+    }
+  }
+  EXPECT_EQ(flagged, 2) << r.out;
+}
+
+// No guessing: a figure whose gate declared no direction is shown, never flagged either way.
+TEST(DeclaredDirectionTest, AnUndeclaredFigureIsNeutralAndBsDeclarationWins) {
+  GateFigures a{"PASS", {{"x", 1}, {"y", 1}}, "", {{"x", Direction::kLowerIsBetter}}};
+  GateFigures b{"PASS", {{"x", 2}, {"y", 1}}, "", {{"x", Direction::kHigherIsBetter}}};
+  EXPECT_EQ(DeclaredDirection("x", &a, &b), Direction::kHigherIsBetter);
+  EXPECT_EQ(DeclaredDirection("x", &a, nullptr), Direction::kLowerIsBetter);
+  EXPECT_EQ(DeclaredDirection("y", &a, &b), Direction::kNeutral);
+  EXPECT_EQ(DeclaredDirection("promises_lost", nullptr, nullptr), Direction::kNeutral);
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ std::optional<gates::GateResult> AwaitConvergence(ScenarioTarget& target, std::c
                    "; verification ran on a system still settling";
   }
   gate.figures = {{"converge_seconds", waited}, {"converge_checks", static_cast<double>(checks)}};
+  gate.Declare(gates::FigureDirection::kLowerIsBetter, {"converge_seconds", "converge_checks"});
   return gate;
 }
 
