@@ -62,9 +62,7 @@ void ChaosScheduler::Loop() {
         for (std::size_t t = s; t < steps.size(); ++t) {
           if (!steps[t].apply) continue;
           const std::string& name = plan_[steps[t].index].fault->name();
-          skipped_.push_back({name, rounds_[name] + 1,
-                              "the scheduler stopped before it (" +
-                                  (stop_reason_.empty() ? std::string("stopped") : stop_reason_) + ")"});
+          skipped_.push_back({name, rounds_[name] + 1, StoppedBeforeItLocked()});
         }
         break;
       }
@@ -248,8 +246,7 @@ void ChaosScheduler::RunRounds(std::size_t index) {
       const bool stop = abort_ || Clock::now() >= until;
       if (stop && round == 0) {
         skipped_.push_back({f.fault->name(), rounds_[f.fault->name()] + 1,
-                            abort_ ? "the scheduler stopped before it (" +
-                                         (stop_reason_.empty() ? std::string("stopped") : stop_reason_) + ")"
+                            abort_ ? StoppedBeforeItLocked()
                                    : "its health gate let it through at " + seconds(Clock::now()) +
                                          ", after its repeat window ended at " + seconds(until)});
       }
@@ -326,6 +323,10 @@ void ChaosScheduler::Abort() {
 std::vector<std::string> ChaosScheduler::errors() const {
   std::lock_guard<std::mutex> lock(mu_);
   return errors_;
+}
+
+std::string ChaosScheduler::StoppedBeforeItLocked() const {
+  return "the scheduler stopped before it (" + (stop_reason_.empty() ? std::string("stopped") : stop_reason_) + ")";
 }
 
 std::vector<SkippedRound> ChaosScheduler::skipped() const {

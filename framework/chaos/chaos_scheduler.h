@@ -116,6 +116,9 @@ class ChaosScheduler {
   // Joins the pending confirmations of `fault` (nullptr: all). Only the loop thread touches pending_.
   void JoinPending(const Fault* fault);
   void RevertAllApplied();
+  // Why a planned apply not reached was skipped: "the scheduler stopped before it (<stop_reason_>)".
+  // Call with mu_ held.
+  std::string StoppedBeforeItLocked() const;
 
   RunClock clock_;
   ChaosTimeline& timeline_;

@@ -150,17 +150,20 @@ std::optional<GateResult> NotJudged(std::string_view name, const GateInputs& in)
 
 std::unique_ptr<Gate> LongestOutageGate() {
   return MakeGate(std::string(kLongestOutage), [](const GateInputs& in) {
-    return NotJudged(kLongestOutage, in).value_or(JudgeLongestOutage(TimelineOf(in), in.budgets));
+    if (auto not_judged = NotJudged(kLongestOutage, in)) return *not_judged;
+    return JudgeLongestOutage(TimelineOf(in), in.budgets);
   });
 }
 std::unique_ptr<Gate> LongestGapGate() {
   return MakeGate(std::string(kLongestGap), [](const GateInputs& in) {
-    return NotJudged(kLongestGap, in).value_or(JudgeLongestGap(TimelineOf(in), in.budgets));
+    if (auto not_judged = NotJudged(kLongestGap, in)) return *not_judged;
+    return JudgeLongestGap(TimelineOf(in), in.budgets);
   });
 }
 std::unique_ptr<Gate> UnavailableSecondsGate() {
   return MakeGate(std::string(kUnavailableSeconds), [](const GateInputs& in) {
-    return NotJudged(kUnavailableSeconds, in).value_or(JudgeUnavailable(TimelineOf(in), in.budgets));
+    if (auto not_judged = NotJudged(kUnavailableSeconds, in)) return *not_judged;
+    return JudgeUnavailable(TimelineOf(in), in.budgets);
   });
 }
 std::unique_ptr<Gate> TimeToRecoverGate() {
