@@ -33,6 +33,7 @@ defaults:
   max_recovery_seconds: 10
   verify_concurrency: 16
   timeout_seconds: 3600
+  max_latency_p99_seconds: 0.5
 scenarios:
   - name: baseline
     test: FuzzSuite.DISABLED_Baseline

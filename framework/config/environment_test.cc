@@ -49,7 +49,9 @@ TEST(EnvironmentTest, FromProcessKeepsOnlyResilienceEntries) {
 
 TEST(ResilienceEnvironmentTest, KnownVariablesListsEveryKnobAndTheSelection) {
   const std::vector<std::string> known = KnownEnvironmentVariables();
-  ASSERT_EQ(known.size(), 18u);
+  ASSERT_EQ(known.size(), 20u);
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_LATENCY_P99_SECONDS"), known.end());
+  EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_RETRIES_PER_CALL"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_CONVERGE_TIMEOUT_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_DISPATCH_COALESCE_SECONDS"), known.end());
   EXPECT_NE(std::find(known.begin(), known.end(), "RESILIENCE_MAX_GAP_SECONDS"), known.end());

@@ -79,6 +79,16 @@ struct ScenarioConfig {
   // which the run's figures describe the generator rather than the service (RunnerOptions::
   // max_lag_p99_ms); built-in default 10 ms.
   double max_dispatch_lag_seconds = 0.010;
+  // > 0, gate latency-p99: the 99th percentile of the successful calls' latency (from the intended
+  // send) must stay within it. A loaded manifest always sets it unless latency_not_judged says why
+  // not; unset in a hand-built config without a reason, the gate reads "not applicable" and says so.
+  std::optional<double> max_latency_p99_seconds{};
+  // Non-empty: the scenario does not judge latency (`latency_not_judged: <reason>`, e.g. a failover's
+  // successes after retries take up to the deadline by design); the latency-p99 gate reads N/A with it.
+  std::string latency_not_judged;
+  // >= 0, gate retry-amplification: the retry policy's extra attempts per offered call; built-in
+  // default 0.05. Retries hide first-attempt failures from the final outcome; this budget bounds them.
+  double max_retries_per_call = 0.05;
 
   std::vector<aftershock::load::StageSpec> profile;  // never empty
   ScenarioParams params;

@@ -52,7 +52,7 @@ std::vector<std::string> KnobNames() {
 
 std::vector<std::string> ScenarioKeys() {
   std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo",
-                                   "availability_not_judged"};
+                                   "availability_not_judged", "latency_not_judged"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -238,6 +238,14 @@ class ManifestParser {
                                  "availability (e.g. \"the overload stage is an overload by design\")");
       }
     }
+    if (const MapEntry* entry = map.Find("latency_not_judged")) {
+      config.latency_not_judged = internal::ScalarText(path_, *entry, "a text");
+      if (config.latency_not_judged.find_first_not_of(" \t") == std::string::npos) {
+        Fail(path_, entry->line, "key 'latency_not_judged': give the reason the scenario does not judge "
+                                 "latency (e.g. \"a failover's successes after retries take up to the deadline\")");
+      }
+      line_of_latency_not_judged_ = entry->line;
+    }
     const KnobSettings overrides = ReadKnobs(path_, map);
     std::optional<std::vector<load::StageSpec>> profile;
     if (const MapEntry* entry = map.Find("profile")) {
@@ -301,6 +309,13 @@ class ManifestParser {
         SetKnob(config, i, config.max_outage_seconds);
         continue;
       }
+      if (i == kMaxLatencyP99Seconds) {
+        // The set's default budget yields to a scenario that says it judges no latency; its own
+        // budget (or the environment's) beside latency_not_judged is a contradiction.
+        const bool own = env_knobs_[i] || overrides[i];
+        ResolveLatencyBudget(config, own || config.latency_not_judged.empty() ? setting : std::nullopt, line);
+        continue;
+      }
       if (!setting && kKnobs[i].has_default) setting = KnobSetting{kKnobs[i].default_value, line};
       if (!setting) {
         Fail(path_, line, "scenario '" + config.name + "' has no value for key '" +
@@ -336,6 +351,13 @@ class ManifestParser {
                               "(an overload by design), say so with availability_not_judged: <reason>");
       }
     }
+    if (config.max_latency_p99_seconds && *config.max_latency_p99_seconds >= config.call_deadline_seconds) {
+      Fail(path_, line, "scenario '" + config.name + "': key 'max_latency_p99_seconds' (" +
+                            FormatNumber(*config.max_latency_p99_seconds) + " s) is not below the call deadline (" +
+                            FormatNumber(config.call_deadline_seconds) +
+                            " s): no successful call can take longer, so the budget cannot fail; if the scenario "
+                            "does not judge latency, say so with latency_not_judged: <reason>");
+    }
     const double needed = config.ProfileSeconds() + config.settle_seconds;
     if (config.timeout_seconds <= needed) {
       Fail(path_, line, "scenario '" + config.name + "': key 'timeout_seconds' (" +
@@ -343,6 +365,26 @@ class ManifestParser {
                             FormatNumber(config.ProfileSeconds()) + " s) plus settle_seconds (" +
                             FormatNumber(config.settle_seconds) + " s), or the scenario can never finish");
     }
+  }
+
+  // Every scenario declares its latency budget, or says why it judges none: no default that silently
+  // judges nothing, and not both (`setting` is null when the set's default yielded to the reason).
+  void ResolveLatencyBudget(ScenarioConfig& config, const std::optional<KnobSetting>& setting, int line) {
+    using namespace internal;
+    if (setting && !config.latency_not_judged.empty()) {
+      Fail(path_, line_of_latency_not_judged_,
+           "scenario '" + config.name + "' says latency_not_judged and also has a latency budget (max_latency_p99_seconds: " +
+               FormatNumber(setting->value) + (setting->line > 0 ? " from line " + std::to_string(setting->line)
+                                                                  : std::string(" from ") + std::string(kKnobs[kMaxLatencyP99Seconds].env)) +
+               "): keep one of them");
+    }
+    if (!setting && config.latency_not_judged.empty()) {
+      Fail(path_, line, "scenario '" + config.name + "' has no latency budget: set max_latency_p99_seconds (the p99 of "
+                            "its successful calls' latency, under 'defaults:' or in the scenario, or with " +
+                            std::string(kKnobs[kMaxLatencyP99Seconds].env) +
+                            "), or say why it judges none with latency_not_judged: <reason>");
+    }
+    if (setting) SetKnob(config, kMaxLatencyP99Seconds, setting->value);
   }
 
   const std::string& path_;
@@ -353,6 +395,7 @@ class ManifestParser {
   std::optional<SloSpec> set_slo_;  // the top-level slo:, every scenario's default  // the top-level stop_conditions:, likewise
   int line_of_name_ = 0;
   int line_of_test_ = 0;
+  int line_of_latency_not_judged_ = 0;
 };
 
 }  // namespace

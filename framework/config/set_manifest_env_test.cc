@@ -93,7 +93,7 @@ TEST(SetManifestEnvTest, MalformedVariableFailsTheLoad) {
 
 TEST(SetManifestEnvTest, TimeoutCheckUsesTheFinalValues) {
   EXPECT_THAT(ErrorOf(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_LOAD_SECONDS", "2m"}})),
-              HasSubstr("pr.yaml:15: scenario 'baseline': key 'timeout_seconds' (60 s) must exceed the load (120 s)"));
+              HasSubstr("pr.yaml:16: scenario 'baseline': key 'timeout_seconds' (60 s) must exceed the load (120 s)"));
 }
 
 TEST(SetManifestEnvTest, RateScalesProfileByEnvOverConfiguredRate) {

@@ -18,7 +18,7 @@ using testing::kPath;
 using testing::Manifest;
 using testing::Replaced;
 
-// kHead with a top-level slo: before `scenarios:` (the slo: key is line 14).
+// kHead with a top-level slo: before `scenarios:` (the slo: key is line 15).
 std::string WithSetSlo(const std::string& lines) {
   return Replaced(std::string(kHead), "scenarios:\n", "slo:\n" + lines + "scenarios:\n");
 }
@@ -42,7 +42,7 @@ TEST(ManifestSloTest, AScenarioDeclaresItsOwn) {
   EXPECT_EQ(slo.latency[1], (LatencyObjective{"p99", 99, 0.8}));
   EXPECT_EQ(slo.latency[2], (LatencyObjective{"p99.9", 99.9, 2}));
   EXPECT_TRUE(slo.stages.empty());
-  EXPECT_EQ(slo.source, "manifests/sets/pr.yaml:17");
+  EXPECT_EQ(slo.source, "manifests/sets/pr.yaml:18");
 }
 
 TEST(ManifestSloTest, TheSetsDefaultIsOverriddenKeyByKey) {
@@ -60,7 +60,7 @@ TEST(ManifestSloTest, TheSetsDefaultIsOverriddenKeyByKey) {
   EXPECT_DOUBLE_EQ(first.latency[1].max_seconds, 0.8);
   const SloSpec& second = *m.scenarios.at(1).slo;
   EXPECT_DOUBLE_EQ(second.latency[1].max_seconds, 0.4);
-  EXPECT_EQ(second.source, "manifests/sets/pr.yaml:14");
+  EXPECT_EQ(second.source, "manifests/sets/pr.yaml:15");
 }
 
 TEST(ManifestSloTest, StagesMustBeStagesOfTheProfile) {
@@ -74,7 +74,7 @@ TEST(ManifestSloTest, StagesMustBeStagesOfTheProfile) {
   EXPECT_EQ(ParseSetManifest(Manifest(scenario), kPath, Environment()).scenarios.at(0).slo->stages,
             std::vector<std::string>{"steady"});
   EXPECT_EQ(ErrorOf(Manifest(Replaced(scenario, "[steady]", "[stedy]"))),
-            "manifests/sets/pr.yaml:20: key 'slo' of scenario 'baseline': stage 'stedy' is not a stage of the "
+            "manifests/sets/pr.yaml:21: key 'slo' of scenario 'baseline': stage 'stedy' is not a stage of the "
             "profile (stages: warm-up, steady)");
 }
 
@@ -82,8 +82,8 @@ TEST(ManifestSloTest, MalformedObjectivesNameFileAndLine) {
   auto error = [](const std::string& slo_lines) {
     return ErrorOf(Manifest(std::string(kBaseline) + "    slo:\n" + slo_lines));
   };
-  EXPECT_THAT(error("      success_ratio: 1.5\n"), HasSubstr("pr.yaml:18: key 'success_ratio': '1.5'"));
-  EXPECT_THAT(error("      succes_ratio: 0.9\n"), HasSubstr("pr.yaml:18"));
+  EXPECT_THAT(error("      success_ratio: 1.5\n"), HasSubstr("pr.yaml:19: key 'success_ratio': '1.5'"));
+  EXPECT_THAT(error("      succes_ratio: 0.9\n"), HasSubstr("pr.yaml:19"));
   EXPECT_THAT(error("      succes_ratio: 0.9\n"), HasSubstr("succes_ratio"));
   EXPECT_THAT(error("      latency: {p100.5: 1s}\n"), HasSubstr("latency key 'p100.5' is not a percentile"));
   EXPECT_THAT(error("      latency: {p0: 1s}\n"), HasSubstr("latency key 'p0' is not a percentile"));
@@ -95,9 +95,9 @@ TEST(ManifestSloTest, MalformedObjectivesNameFileAndLine) {
   EXPECT_THAT(error("      stages: []\n      success_ratio: 0.9\n"), HasSubstr("expected a non-empty list"));
   EXPECT_THAT(error("      stages: [load, load]\n      success_ratio: 0.9\n"), HasSubstr("stage 'load' is listed twice"));
   EXPECT_EQ(error("      stages: [load]\n"),
-            "manifests/sets/pr.yaml:17: key 'slo' of scenario 'baseline' declares no objective (give "
+            "manifests/sets/pr.yaml:18: key 'slo' of scenario 'baseline' declares no objective (give "
             "success_ratio, latency or both)");
-  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    slo: 0.99\n")), HasSubstr("pr.yaml:17"));
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    slo: 0.99\n")), HasSubstr("pr.yaml:18"));
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ using testing::kPath;
 using testing::Manifest;
 using testing::Replaced;
 
-// kHead with a top-level stop_conditions: before `scenarios:` (from line 15 on).
+// kHead with a top-level stop_conditions: before `scenarios:` (from line 16 on).
 std::string WithSetConditions(const std::string& lines) {
   return Replaced(std::string(kHead), "scenarios:\n", "stop_conditions:\n" + lines + "scenarios:\n");
 }
@@ -53,7 +53,7 @@ TEST(ManifestStopConditionsTest, ThePromqlAndSignalFormsAreRead) {
   EXPECT_DOUBLE_EQ(c[0].threshold, 0.2);
   EXPECT_DOUBLE_EQ(c[0].for_seconds, 10);
   EXPECT_TRUE(c[0].breach_on_failure);
-  EXPECT_EQ(c[0].source, "manifests/sets/pr.yaml:15");
+  EXPECT_EQ(c[0].source, "manifests/sets/pr.yaml:16");
   EXPECT_EQ(c[1].signal, "transport_error_ratio");
   EXPECT_DOUBLE_EQ(c[1].window_seconds, 5);
   EXPECT_EQ(c[1].comparator, ">=");
@@ -79,34 +79,34 @@ std::string ScenarioWith(const std::string& condition_lines) {
 
 TEST(ManifestStopConditionsTest, MalformedConditionsAreErrorsWithFileAndLine) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    stop_conditions: {name: x}\n")),
-            "manifests/sets/pr.yaml:17: key 'stop_conditions' of scenario 'baseline': expected a list of stop "
+            "manifests/sets/pr.yaml:18: key 'stop_conditions' of scenario 'baseline': expected a list of stop "
             "conditions, found a map");
   EXPECT_EQ(ErrorOf(ScenarioWith("      - {name: x, comparator: \">\", threshold: 1, for_seconds: 0}\n")),
-            "manifests/sets/pr.yaml:18: stop condition 'x' of scenario 'baseline': give exactly one of 'promql' "
+            "manifests/sets/pr.yaml:19: stop condition 'x' of scenario 'baseline': give exactly one of 'promql' "
             "(a PromQL expression) and 'signal' (a generator signal, docs/safety.md)");
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, signal: s, window_seconds: 1, comparator: \">\", "
                                    "threshold: 1, for_seconds: 0}\n")),
               HasSubstr(", not both"));
   EXPECT_EQ(ErrorOf(ScenarioWith("      - {name: x, signal: error_ratio, comparator: \">\", threshold: 1, "
                                  "for_seconds: 0}\n")),
-            "manifests/sets/pr.yaml:18: stop condition 'x' of scenario 'baseline' has no key 'window_seconds' "
+            "manifests/sets/pr.yaml:19: stop condition 'x' of scenario 'baseline' has no key 'window_seconds' "
             "(required with a signal: how far back the signal looks, e.g. 5s)");
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, window_seconds: 5, comparator: \">\", "
                                    "threshold: 1, for_seconds: 0}\n")),
               HasSubstr("key 'window_seconds' applies to a signal only"));
   EXPECT_EQ(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \"=>\", threshold: 1, for_seconds: 0}\n")),
-            "manifests/sets/pr.yaml:18: stop condition 'x' of scenario 'baseline': key 'comparator': '=>' is not a "
+            "manifests/sets/pr.yaml:19: stop condition 'x' of scenario 'baseline': key 'comparator': '=>' is not a "
             "comparator (known: >, >=, <, <=; quote it in YAML: \">\")");
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: lots, "
                                    "for_seconds: 0}\n")),
-              HasSubstr("pr.yaml:18: stop condition 'x' of scenario 'baseline': key 'threshold': 'lots' is not a number"));
+              HasSubstr("pr.yaml:19: stop condition 'x' of scenario 'baseline': key 'threshold': 'lots' is not a number"));
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: 1, for_seconds: -1}\n")),
-              HasSubstr("pr.yaml:18: key 'for_seconds'"));
+              HasSubstr("pr.yaml:19: key 'for_seconds'"));
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: 1}\n")),
               HasSubstr("no key 'for_seconds'"));
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: 1, for_seconds: 0, "
                                    "forr: 1}\n")),
-              HasSubstr("pr.yaml:18"));
+              HasSubstr("pr.yaml:19"));
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: X Y, promql: up, comparator: \">\", threshold: 1, for_seconds: 0}\n")),
               HasSubstr("'X Y' is not a stop condition name"));
   EXPECT_THAT(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: 1, for_seconds: 0, "
@@ -114,8 +114,8 @@ TEST(ManifestStopConditionsTest, MalformedConditionsAreErrorsWithFileAndLine) {
               HasSubstr("key 'breach_on_failure': 'maybe' is not true or false"));
   EXPECT_EQ(ErrorOf(ScenarioWith("      - {name: x, promql: up, comparator: \">\", threshold: 1, for_seconds: 0}\n"
                                  "      - {name: x, promql: up, comparator: \"<\", threshold: 1, for_seconds: 0}\n")),
-            "manifests/sets/pr.yaml:19: stop condition 'x' appears twice in scenario 'baseline' (first at "
-            "manifests/sets/pr.yaml:18)");
+            "manifests/sets/pr.yaml:20: stop condition 'x' appears twice in scenario 'baseline' (first at "
+            "manifests/sets/pr.yaml:19)");
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(SetManifestTest, ParsesDefaultsIntoEveryField) {
   EXPECT_EQ(c.max_recovery_seconds, 9);
   EXPECT_EQ(c.verify_concurrency, 4);
   EXPECT_EQ(c.timeout_seconds, 60);
-  EXPECT_EQ(c.source, "manifests/sets/pr.yaml:15");
+  EXPECT_EQ(c.source, "manifests/sets/pr.yaml:16");
   EXPECT_TRUE(c.params.Keys().empty());
 }
 
@@ -75,7 +75,7 @@ TEST(SetManifestTest, ScenarioOverridesDefaults) {
   EXPECT_EQ(set.scenarios[0].description, "longer");
   EXPECT_EQ(set.scenarios[0].profile[0].duration_seconds, 120);
   EXPECT_EQ(set.scenarios[1].load_seconds, 10);
-  EXPECT_EQ(set.scenarios[1].source, "manifests/sets/pr.yaml:21");
+  EXPECT_EQ(set.scenarios[1].source, "manifests/sets/pr.yaml:22");
   EXPECT_EQ(set.Find("other"), &set.scenarios[1]);
   EXPECT_EQ(set.FindByTest("PrSuite.DISABLED_Baseline"), &set.scenarios[0]);
   EXPECT_EQ(set.Find("nope"), nullptr);
@@ -98,6 +98,7 @@ scenarios:
     max_recovery_seconds: 0
     verify_concurrency: 1
     timeout_seconds: 1
+    max_latency_p99_seconds: 50ms
 )";
   const ScenarioConfig c = Parse(yaml).scenarios[0];
   EXPECT_EQ(c.load_seconds, 0.5);
@@ -109,11 +110,12 @@ scenarios:
 
 TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
-  EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:17: key 'load_secnds' is not known (known: name, test, "
+  EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:18: key 'load_secnds' is not known (known: name, test, "
                                 "description, profile, params, env, stop_conditions, slo, availability_not_judged, "
-                                "rate_per_second, load_seconds,"));
+                                "latency_not_judged, rate_per_second, load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
-                               "dispatch_coalesce_seconds, max_dispatch_lag_seconds, dispatch_wake_slice_seconds); did you mean "
+                               "dispatch_coalesce_seconds, max_dispatch_lag_seconds, dispatch_wake_slice_seconds, "
+                               "max_latency_p99_seconds, max_retries_per_call); did you mean "
                                "'load_seconds'?"));
 }
 
@@ -125,22 +127,22 @@ TEST(SetManifestTest, UnknownKeyInDefaults) {
 
 TEST(SetManifestTest, UnknownTopLevelKey) {
   EXPECT_EQ(ErrorOf(Manifest(kBaseline) + "sceanrios: []\n"),
-            "manifests/sets/pr.yaml:17: key 'sceanrios' is not known (known: set, description, defaults, env, "
+            "manifests/sets/pr.yaml:18: key 'sceanrios' is not known (known: set, description, defaults, env, "
             "stop_conditions, slo, scenarios); did you mean 'scenarios'?");
 }
 
 TEST(SetManifestTest, DuplicateKey) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_in_flight: 3\n    max_in_flight: 4\n")),
-            "manifests/sets/pr.yaml:18: key 'max_in_flight' appears twice in scenario 'baseline' (first at line 17)");
+            "manifests/sets/pr.yaml:19: key 'max_in_flight' appears twice in scenario 'baseline' (first at line 18)");
 }
 
 TEST(SetManifestTest, MissingRequiredKeys) {
   EXPECT_EQ(ErrorOf("scenarios: []\n"), "manifests/sets/pr.yaml:1: the manifest has no key 'set' (required)");
   EXPECT_EQ(ErrorOf("set: pr\n"), "manifests/sets/pr.yaml:1: the manifest has no key 'scenarios' (required)");
   EXPECT_EQ(ErrorOf(Manifest("  - name: baseline\n")),
-            "manifests/sets/pr.yaml:15: scenario 'baseline' has no key 'test' (required)");
+            "manifests/sets/pr.yaml:16: scenario 'baseline' has no key 'test' (required)");
   EXPECT_EQ(ErrorOf(Manifest("  - test: S.T\n")),
-            "manifests/sets/pr.yaml:15: scenario 1 has no key 'name' (required)");
+            "manifests/sets/pr.yaml:16: scenario 1 has no key 'name' (required)");
 }
 
 TEST(SetManifestTest, SetMustMatchFileStem) {
@@ -150,21 +152,21 @@ TEST(SetManifestTest, SetMustMatchFileStem) {
 
 TEST(SetManifestTest, ScenarioNameAndTestForm) {
   EXPECT_THAT(ErrorOf(Manifest("  - name: Primary_Kill\n    test: S.T\n")),
-              StartsWith("manifests/sets/pr.yaml:15: key 'name': 'Primary_Kill' is not a scenario name "
+              StartsWith("manifests/sets/pr.yaml:16: key 'name': 'Primary_Kill' is not a scenario name "
                          "(expected [a-z0-9-]+"));
   EXPECT_THAT(ErrorOf(Manifest("  - name: a\n    test: JustAName\n")),
-              StartsWith("manifests/sets/pr.yaml:16: key 'test': 'JustAName' is not a gtest full name"));
-  EXPECT_THAT(ErrorOf(Manifest("  - name: a\n    test: A.B.C\n")), HasSubstr(":16: key 'test': 'A.B.C'"));
+              StartsWith("manifests/sets/pr.yaml:17: key 'test': 'JustAName' is not a gtest full name"));
+  EXPECT_THAT(ErrorOf(Manifest("  - name: a\n    test: A.B.C\n")), HasSubstr(":17: key 'test': 'A.B.C'"));
   EXPECT_EQ(ErrorOf(Manifest("  - name: a\n    test: Suite/0.Name/1\n")), "<no error>");
 }
 
 TEST(SetManifestTest, DuplicateScenarioNamesAndTests) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "  - name: baseline\n    test: S.T\n")),
-            "manifests/sets/pr.yaml:17: key 'name': scenario 'baseline' appears twice (first at "
-            "manifests/sets/pr.yaml:15)");
+            "manifests/sets/pr.yaml:18: key 'name': scenario 'baseline' appears twice (first at "
+            "manifests/sets/pr.yaml:16)");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "  - name: b\n    test: PrSuite.DISABLED_Baseline\n")),
-            "manifests/sets/pr.yaml:18: key 'test': test 'PrSuite.DISABLED_Baseline' is already used by "
-            "scenario 'baseline' (manifests/sets/pr.yaml:15)");
+            "manifests/sets/pr.yaml:19: key 'test': test 'PrSuite.DISABLED_Baseline' is already used by "
+            "scenario 'baseline' (manifests/sets/pr.yaml:16)");
 }
 
 // --- shapes ---------------------------------------------------------------------------------------
@@ -172,19 +174,19 @@ TEST(SetManifestTest, DuplicateScenarioNamesAndTests) {
 TEST(SetManifestTest, ScalarWhereMapExpected) {
   EXPECT_EQ(ErrorOf("set: pr\ndefaults: 5\nscenarios: []\n"),
             "manifests/sets/pr.yaml:2: defaults must be a map, found a scalar");
-  EXPECT_EQ(ErrorOf(Manifest("  - baseline\n")), "manifests/sets/pr.yaml:15: scenario 1 must be a map, found a scalar");
+  EXPECT_EQ(ErrorOf(Manifest("  - baseline\n")), "manifests/sets/pr.yaml:16: scenario 1 must be a map, found a scalar");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    params: 4\n")),
-            "manifests/sets/pr.yaml:17: params of scenario 'baseline' must be a map, found a scalar");
+            "manifests/sets/pr.yaml:18: params of scenario 'baseline' must be a map, found a scalar");
   EXPECT_EQ(ErrorOf("- a\n- b\n"), "manifests/sets/pr.yaml:1: the manifest must be a map, found a list");
 }
 
 TEST(SetManifestTest, MapWhereNumberExpected) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    rate_per_second: {a: 1}\n")),
-            "manifests/sets/pr.yaml:17: key 'rate_per_second': expected a number, found a map");
+            "manifests/sets/pr.yaml:18: key 'rate_per_second': expected a number, found a map");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    load_seconds: [1, 2]\n")),
-            "manifests/sets/pr.yaml:17: key 'load_seconds': expected a duration, found a list");
+            "manifests/sets/pr.yaml:18: key 'load_seconds': expected a duration, found a list");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_in_flight:\n")),
-            "manifests/sets/pr.yaml:17: key 'max_in_flight': expected an integer, found nothing");
+            "manifests/sets/pr.yaml:18: key 'max_in_flight': expected an integer, found nothing");
 }
 
 TEST(SetManifestTest, ScenariosMustBeANonEmptyList) {
@@ -217,7 +219,7 @@ TEST(SetManifestTest, EmptyAndMultiDocumentManifests) {
                          "'scenarios')");
   EXPECT_EQ(ErrorOf("# only a comment\n"), ErrorOf(""));
   EXPECT_EQ(ErrorOf(Manifest(kBaseline) + "---\nset: other\n"),
-            "manifests/sets/pr.yaml:18: the manifest holds more than one YAML document (expected exactly one)");
+            "manifests/sets/pr.yaml:19: the manifest holds more than one YAML document (expected exactly one)");
 }
 
 // --- values ---------------------------------------------------------------------------------------
@@ -227,9 +229,9 @@ TEST(SetManifestTest, BadDurations) {
             "manifests/sets/pr.yaml:4: key 'load_seconds': '10x' is not a duration (expected a number of "
             "seconds or a value like 90s, 2m, 500ms)");
   EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    settle_seconds: ten\n")),
-              StartsWith("manifests/sets/pr.yaml:17: key 'settle_seconds': 'ten' is not a duration"));
+              StartsWith("manifests/sets/pr.yaml:18: key 'settle_seconds': 'ten' is not a duration"));
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    settle_seconds: -3s\n")),
-            "manifests/sets/pr.yaml:17: key 'settle_seconds': '-3s' must be >= 0");
+            "manifests/sets/pr.yaml:18: key 'settle_seconds': '-3s' must be >= 0");
 }
 
 TEST(SetManifestTest, BadNumbersAndBounds) {
@@ -258,11 +260,11 @@ TEST(SetManifestTest, UndecidedRatioDefaultsToZeroAndIsValidated) {
                 .max_undecided_ratio,
             0.01);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 2\n")),
-            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '2' must be at least 0 and below 1 (1 allows "
+            "manifests/sets/pr.yaml:18: key 'max_undecided_ratio': '2' must be at least 0 and below 1 (1 allows "
             "everything: a gate that cannot fail)");
   // A bound of 1 allows every promise undecided: verification-decided could never fail.
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_undecided_ratio: 1\n")),
-            "manifests/sets/pr.yaml:17: key 'max_undecided_ratio': '1' must be at least 0 and below 1 (1 allows "
+            "manifests/sets/pr.yaml:18: key 'max_undecided_ratio': '1' must be at least 0 and below 1 (1 allows "
             "everything: a gate that cannot fail)");
 }
 
@@ -282,6 +284,53 @@ TEST(SetManifestTest, ABudgetAsLongAsTheLoadIsAnErrorUnlessAvailabilityIsDeclare
               HasSubstr("key 'availability_not_judged': give the reason"));
 }
 
+TEST(SetManifestTest, EveryScenarioDeclaresALatencyBudgetOrSaysWhyNot) {
+  const std::string without = Replaced(Manifest(kBaseline), "  max_latency_p99_seconds: 0.5\n", "");
+  EXPECT_EQ(ErrorOf(without),
+            "manifests/sets/pr.yaml:15: scenario 'baseline' has no latency budget: set max_latency_p99_seconds (the "
+            "p99 of its successful calls' latency, under 'defaults:' or in the scenario, or with "
+            "RESILIENCE_MAX_LATENCY_P99_SECONDS), or say why it judges none with latency_not_judged: <reason>");
+  // The set's default, the scenario's own, the environment's: each is the budget.
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].max_latency_p99_seconds,
+            0.5);
+  EXPECT_EQ(ParseSetManifest(without + "    max_latency_p99_seconds: 250ms\n", kPath, Environment::FromMap({}))
+                .scenarios[0]
+                .max_latency_p99_seconds,
+            0.25);
+  EXPECT_EQ(ParseSetManifest(without, kPath, Environment::FromMap({{"RESILIENCE_MAX_LATENCY_P99_SECONDS", "1s"}}))
+                .scenarios[0]
+                .max_latency_p99_seconds,
+            1);
+  // A reason instead: the set's default yields to it; the scenario's own budget beside it does not.
+  const SetManifest m = ParseSetManifest(
+      Manifest(std::string(kBaseline) + "    latency_not_judged: the failover's retries take up to the deadline\n"),
+      kPath, Environment::FromMap({}));
+  EXPECT_EQ(m.scenarios[0].max_latency_p99_seconds, std::nullopt);
+  EXPECT_EQ(m.scenarios[0].latency_not_judged, "the failover's retries take up to the deadline");
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    latency_not_judged: slow by design\n" +
+                             "    max_latency_p99_seconds: 1\n")),
+            "manifests/sets/pr.yaml:18: scenario 'baseline' says latency_not_judged and also has a latency budget "
+            "(max_latency_p99_seconds: 1 from line 19): keep one of them");
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    latency_not_judged: ''\n")),
+              HasSubstr("pr.yaml:18: key 'latency_not_judged': give the reason"));
+  // A budget no successful call can exceed (the call deadline is 2 s) cannot fail.
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    max_latency_p99_seconds: 2s\n")),
+              HasSubstr("scenario 'baseline': key 'max_latency_p99_seconds' (2 s) is not below the call deadline "
+                        "(2 s): no successful call can take longer, so the budget cannot fail"));
+}
+
+TEST(SetManifestTest, TheRetryBudgetDefaultsToFivePercentAndIsValidated) {
+  EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].max_retries_per_call,
+            0.05);
+  EXPECT_EQ(ParseSetManifest(Manifest(std::string(kBaseline) + "    max_retries_per_call: 0.4\n"), kPath,
+                             Environment::FromMap({}))
+                .scenarios[0]
+                .max_retries_per_call,
+            0.4);
+  EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    max_retries_per_call: -1\n")),
+              HasSubstr("pr.yaml:18: key 'max_retries_per_call'"));
+}
+
 TEST(SetManifestTest, ConvergeTimeoutDefaultsToThirtySecondsAndIsAValidatedDuration) {
   EXPECT_EQ(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].converge_timeout_seconds,
             30);
@@ -296,7 +345,7 @@ TEST(SetManifestTest, ConvergeTimeoutDefaultsToThirtySecondsAndIsAValidatedDurat
                 .converge_timeout_seconds,
             0.5);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    converge_timeout_seconds: -1s\n")),
-            "manifests/sets/pr.yaml:17: key 'converge_timeout_seconds': '-1s' must be >= 0");
+            "manifests/sets/pr.yaml:18: key 'converge_timeout_seconds': '-1s' must be >= 0");
 }
 
 TEST(SetManifestTest, DispatchCoalesceDefaultsToZeroAndIsAValidatedDuration) {
@@ -313,7 +362,7 @@ TEST(SetManifestTest, DispatchCoalesceDefaultsToZeroAndIsAValidatedDuration) {
                        .dispatch_coalesce_seconds,
                    0.001);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_coalesce_seconds: -1ms\n")),
-            "manifests/sets/pr.yaml:17: key 'dispatch_coalesce_seconds': '-1ms' must be >= 0");
+            "manifests/sets/pr.yaml:18: key 'dispatch_coalesce_seconds': '-1ms' must be >= 0");
 }
 
 TEST(SetManifestTest, DispatchWakeSliceDefaultsToZeroAndIsAValidatedDuration) {
@@ -327,7 +376,7 @@ TEST(SetManifestTest, DispatchWakeSliceDefaultsToZeroAndIsAValidatedDuration) {
   EXPECT_DOUBLE_EQ(slice(Manifest(kBaseline), Environment::FromMap({{"RESILIENCE_DISPATCH_WAKE_SLICE_SECONDS", "0.2ms"}})),
                    0.0002);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    dispatch_wake_slice_seconds: -1ms\n")),
-            "manifests/sets/pr.yaml:17: key 'dispatch_wake_slice_seconds': '-1ms' must be >= 0");
+            "manifests/sets/pr.yaml:18: key 'dispatch_wake_slice_seconds': '-1ms' must be >= 0");
 }
 
 TEST(SetManifestTest, MaxDispatchLagDefaultsToTenMillisecondsAndIsAValidatedDuration) {
@@ -345,7 +394,7 @@ TEST(SetManifestTest, MaxDispatchLagDefaultsToTenMillisecondsAndIsAValidatedDura
                        .max_dispatch_lag_seconds,
                    0.002);
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    max_dispatch_lag_seconds: 0ms\n")),
-            "manifests/sets/pr.yaml:17: key 'max_dispatch_lag_seconds': '0ms' must be > 0");
+            "manifests/sets/pr.yaml:18: key 'max_dispatch_lag_seconds': '0ms' must be > 0");
 }
 
 TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValidated) {
@@ -376,13 +425,13 @@ TEST(SetManifestTest, MaxGapSecondsIsOptionalDefaultsToTheOutageBudgetAndIsValid
 
 TEST(SetManifestTest, KnobSetNowhereIsAnError) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kBaseline), "  ledger_capacity: 1000\n", "")),
-            "manifests/sets/pr.yaml:14: scenario 'baseline' has no value for key 'ledger_capacity' (set it "
+            "manifests/sets/pr.yaml:15: scenario 'baseline' has no value for key 'ledger_capacity' (set it "
             "under 'defaults:', in the scenario, or with RESILIENCE_LEDGER_CAPACITY)");
 }
 
 TEST(SetManifestTest, TimeoutMustExceedLoadPlusSettle) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    timeout_seconds: 11\n")),
-            "manifests/sets/pr.yaml:15: scenario 'baseline': key 'timeout_seconds' (11 s) must exceed the load "
+            "manifests/sets/pr.yaml:16: scenario 'baseline': key 'timeout_seconds' (11 s) must exceed the load "
             "(10 s) plus settle_seconds (1 s), or the scenario can never finish");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    timeout_seconds: 11.5\n")), "<no error>");
 }
@@ -426,7 +475,7 @@ TEST(SetManifestProfileTest, ParsesSpikeAndSoak) {
   EXPECT_EQ(c.profile[3].rate_from, 50);
   EXPECT_EQ(c.PeakRate(), 900);
   EXPECT_EQ(ErrorOf(Replaced(yaml, "spike: 5s, duration: 40s", "spike: 35s, duration: 40s")),
-            "manifests/sets/pr.yaml:21: key 'spike': the burst (at + spike) must end within the stage's duration");
+            "manifests/sets/pr.yaml:22: key 'spike': the burst (at + spike) must end within the stage's duration");
 }
 
 TEST(SetManifestProfileTest, RateDefaultsToPeakWhenSetNowhere) {
@@ -437,62 +486,62 @@ TEST(SetManifestProfileTest, RateDefaultsToPeakWhenSetNowhere) {
 TEST(SetManifestProfileTest, ExplicitLoadSecondsMustAgree) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kProfiled) + "    load_seconds: 1.5m\n")), "<no error>");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kProfiled) + "    load_seconds: 60\n")),
-            "manifests/sets/pr.yaml:22: key 'load_seconds': 60 disagrees with the profile of scenario 'ramping', "
+            "manifests/sets/pr.yaml:23: key 'load_seconds': 60 disagrees with the profile of scenario 'ramping', "
             "whose stages add up to 90 s (leave load_seconds out, or make them agree)");
 }
 
 TEST(SetManifestProfileTest, UnknownKind) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "kind: ramp", "kind: spiky")),
-            "manifests/sets/pr.yaml:20: key 'kind': 'spiky' is not a stage kind (known: constant, ramp, steps, "
+            "manifests/sets/pr.yaml:21: key 'kind': 'spiky' is not a stage kind (known: constant, ramp, steps, "
             "spike, soak)");
 }
 
 TEST(SetManifestProfileTest, KeyThatDoesNotApplyToTheKind) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60,", "rate: 60, to: 70,")),
-            "manifests/sets/pr.yaml:19: key 'to' does not apply to a constant stage (constant takes: name, kind, "
+            "manifests/sets/pr.yaml:20: key 'to' does not apply to a constant stage (constant takes: name, kind, "
             "rate, duration)");
   EXPECT_THAT(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60,", "rat: 60,")),
-              StartsWith("manifests/sets/pr.yaml:19: key 'rat' is not known (known: name, kind, rate, from, to, "
+              StartsWith("manifests/sets/pr.yaml:20: key 'rat' is not known (known: name, kind, rate, from, to, "
                          "steps, at, spike, duration)"));
 }
 
 TEST(SetManifestProfileTest, MissingStageKey) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), ", duration: 20s}", "}")),
-            "manifests/sets/pr.yaml:20: profile stage 2 of scenario 'ramping' has no key 'duration' (required)");
+            "manifests/sets/pr.yaml:21: profile stage 2 of scenario 'ramping' has no key 'duration' (required)");
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "steps: 4, ", "")),
-            "manifests/sets/pr.yaml:21: profile stage 3 of scenario 'ramping' has no key 'steps' (required)");
+            "manifests/sets/pr.yaml:22: profile stage 3 of scenario 'ramping' has no key 'steps' (required)");
 }
 
 TEST(SetManifestProfileTest, BadStageValues) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "rate: 60", "rate: lots")),
-            "manifests/sets/pr.yaml:19: key 'rate': 'lots' is not a number");
+            "manifests/sets/pr.yaml:20: key 'rate': 'lots' is not a number");
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "to: 400, duration: 20s", "to: -4, duration: 20s")),
-            "manifests/sets/pr.yaml:20: key 'to': '-4' must be >= 0");
+            "manifests/sets/pr.yaml:21: key 'to': '-4' must be >= 0");
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "duration: 30s", "duration: 0")),
-            "manifests/sets/pr.yaml:19: key 'duration': '0' must be > 0");
+            "manifests/sets/pr.yaml:20: key 'duration': '0' must be > 0");
   EXPECT_THAT(ErrorOf(Replaced(Manifest(kProfiled), "duration: 30s", "duration: 30x")),
-              StartsWith("manifests/sets/pr.yaml:19: key 'duration': '30x' is not a duration"));
+              StartsWith("manifests/sets/pr.yaml:20: key 'duration': '30x' is not a duration"));
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "steps: 4", "steps: 0")),
-            "manifests/sets/pr.yaml:21: key 'steps': '0' must be >= 1");
+            "manifests/sets/pr.yaml:22: key 'steps': '0' must be >= 1");
 }
 
 TEST(SetManifestProfileTest, DuplicateStageNames) {
   EXPECT_EQ(ErrorOf(Replaced(Manifest(kProfiled), "name: ramp,", "name: warm-up,")),
-            "manifests/sets/pr.yaml:20: key 'name': stage name 'warm-up' appears twice in the profile of scenario "
-            "'ramping' (first at line 19)");
+            "manifests/sets/pr.yaml:21: key 'name': stage name 'warm-up' appears twice in the profile of scenario "
+            "'ramping' (first at line 20)");
 }
 
 TEST(SetManifestProfileTest, ProfileShapes) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile: []\n")),
-            "manifests/sets/pr.yaml:17: key 'profile': the list of stages is empty (leave 'profile' out for one "
+            "manifests/sets/pr.yaml:18: key 'profile': the list of stages is empty (leave 'profile' out for one "
             "constant stage of rate_per_second for load_seconds)");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile: fast\n")),
-            "manifests/sets/pr.yaml:17: key 'profile': expected a list of stages, found a scalar");
+            "manifests/sets/pr.yaml:18: key 'profile': expected a list of stages, found a scalar");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    profile:\n      - constant\n")),
-            "manifests/sets/pr.yaml:18: profile stage 1 of scenario 'baseline' must be a map, found a scalar");
+            "manifests/sets/pr.yaml:19: profile stage 1 of scenario 'baseline' must be a map, found a scalar");
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) +
                              "    profile:\n      - {name: idle, kind: constant, rate: 0, duration: 5}\n")),
-            "manifests/sets/pr.yaml:17: key 'profile': no stage offers load (every rate is 0) in scenario "
+            "manifests/sets/pr.yaml:18: key 'profile': no stage offers load (every rate is 0) in scenario "
             "'baseline'");
 }
 
@@ -506,21 +555,21 @@ TEST(SetManifestParamsTest, ParamsKeepTheirLines) {
 )"));
   const ScenarioParams& params = set.scenarios[0].params;
   EXPECT_EQ(params.Keys(), (std::vector<std::string>{"mode", "stall_at_seconds", "stall_seconds"}));
-  EXPECT_EQ(params.SourceOf("stall_seconds"), "manifests/sets/pr.yaml:19");
+  EXPECT_EQ(params.SourceOf("stall_seconds"), "manifests/sets/pr.yaml:20");
   EXPECT_EQ(params.GetDuration("stall_seconds"), 2);
   EXPECT_EQ(params.Unread(), (std::vector<std::string>{"mode", "stall_at_seconds"}));
   try {
     params.GetDouble("mode");
     ADD_FAILURE() << "no error";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "manifests/sets/pr.yaml:20: key 'mode': 'soft' is not a number (params of scenario "
+    EXPECT_STREQ(e.what(), "manifests/sets/pr.yaml:21: key 'mode': 'soft' is not a number (params of scenario "
                            "'baseline')");
   }
 }
 
 TEST(SetManifestParamsTest, ParamValuesMustBeScalars) {
   EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    params:\n      stall: {at: 4}\n")),
-            "manifests/sets/pr.yaml:18: key 'stall': expected a scalar, found a map");
+            "manifests/sets/pr.yaml:19: key 'stall': expected a scalar, found a map");
 }
 
 TEST(SetManifestTest, LoadReportsUnreadableFile) {

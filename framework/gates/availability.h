@@ -51,6 +51,9 @@ struct GateBudgets {
   double max_recovery_seconds = 30;      // per fault, from its end
   double recovery_success_ratio = 0.99;  // a second counts as recovered at this ok / offered
   int recovery_stable_seconds = 3;       // ... and recovery needs this many such seconds in a row
+  // latency-p99 and retry-amplification (latency_retry_gates.h); unset latency budget: not judged.
+  std::optional<double> max_latency_p99_seconds{};
+  double max_retries_per_call = 0.05;    // retries per offered call
 };
 
 struct Outage {

@@ -3,7 +3,7 @@
 // same way a suite adds its own, and every result goes through the same report functions
 // (gate_result.h).
 //
-//   GateSet set = BuiltInGates();                       // gates.h: the twelve, in report order
+//   GateSet set = BuiltInGates();                       // gates.h: the fifteen, in report order
 //   set.Add("queue-drained", [&](const GateInputs&) {   // a suite's own gate, capturing its data
 //     GateResult r{.name = "queue-drained", .passed = queue.empty(), .message = ...};
 //     return r;

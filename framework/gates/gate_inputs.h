@@ -62,6 +62,9 @@ struct GateInputs {
   // Non-empty: the scenario does not judge availability (ScenarioConfig::availability_not_judged);
   // the P1 gates read "not applicable" with this reason.
   std::string availability_not_judged;
+  // Non-empty: the scenario does not judge latency (ScenarioConfig::latency_not_judged); latency-p99
+  // reads "not applicable" with this reason.
+  std::string latency_not_judged;
   // false: the target makes no promises; without a verification report the promise gates are
   // "not applicable" (with one, they judge it).
   bool require_promises = true;

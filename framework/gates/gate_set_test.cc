@@ -26,7 +26,8 @@ GateResult Green(std::string message) { return MakeGateResult("", true, std::mov
 TEST(GateSetTest, BuiltInGatesKeepTheReportOrder) {
   const std::vector<std::string> expected = {
       "traffic-served",         "ledger-not-empty",     "verification-decided", "p1-longest-outage",
-      "p1-longest-gap",         "p1-unavailable-seconds", "time-to-recover",    "p2-promise-stability",
+      "p1-longest-gap",         "p1-unavailable-seconds", "time-to-recover",    "latency-p99",
+      "retry-amplification",    "p2-promise-stability",
       "p3-reverse-lookup",      "shed-outweighs-failures", "generator-limited", "fault-took-effect",
       "fault-lease-held"};
   EXPECT_EQ(BuiltInGates().names(), expected);
@@ -44,7 +45,7 @@ TEST(GateSetTest, ASuiteGateIsEvaluatedAndReportedLikeABuiltInOne) {
   in.require_promises = false;
   const std::vector<GateResult> results = set.Evaluate(in);
   EXPECT_EQ(calls, 1);
-  ASSERT_EQ(results.size(), 14u);
+  ASSERT_EQ(results.size(), 16u);
   EXPECT_EQ(results.back().name, "queue-drained");  // named by the set, not by the function
   EXPECT_NE(FormatGateReport(results).find("FAIL queue-drained: 17 left in the queue\n"), std::string::npos);
   const std::vector<std::string> reasons = FailureReasons(results);
@@ -65,7 +66,7 @@ TEST(GateSetTest, RejectsADuplicateAnEmptyNameAndANullGate) {
   EXPECT_THROW(set.Add("", [](const GateInputs&) { return Green(""); }), std::invalid_argument);
   EXPECT_THROW(set.Add(nullptr), std::invalid_argument);
   EXPECT_THROW(set.Add("no-function", GateFunction{}), std::invalid_argument);
-  EXPECT_EQ(set.size(), 13u);
+  EXPECT_EQ(set.size(), 15u);
 }
 
 TEST(GateSetTest, AGateThatThrowsIsRedAndTheOthersStillRun) {

@@ -17,6 +17,8 @@ GateSet BuiltInGates() {
       .Add(LongestGapGate())
       .Add(UnavailableSecondsGate())
       .Add(TimeToRecoverGate())
+      .Add(LatencyP99Gate())
+      .Add(RetryAmplificationGate())
       .Add(PromiseStabilityGate())
       .Add(ReverseLookupGate())
       .Add(ShedOutweighsFailuresGate())

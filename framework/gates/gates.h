@@ -1,16 +1,16 @@
 // Gates: the verdict of a scenario. Every gate is evaluated and every violation reported with its
 // numbers (never just the first), so one run tells the whole story.
 //
-// The gates are an open set (gate.h): BuiltInGates() is a GateSet of the twelve below, added in
+// The gates are an open set (gate.h): BuiltInGates() is a GateSet of the fifteen below, added in
 // report order like any other gate; a suite adds its own (a GateSet entry, or results appended
 // through JudgeOptions::suite_gates, e.g. the alert chain). A gate with nothing to check says
 // "N/A" (not applicable), never PASS (gate_result.h).
 //
-// Built-in gates, in report order (what each checks: availability_gates.h, promise_gates.h,
-// guard_gates.h):
+// Built-in gates, in report order (what each checks: availability_gates.h, latency_retry_gates.h,
+// promise_gates.h, guard_gates.h):
 //   traffic-served, ledger-not-empty, verification-decided, p1-longest-outage, p1-longest-gap,
-//   p1-unavailable-seconds, time-to-recover, p2-promise-stability, p3-reverse-lookup,
-//   shed-outweighs-failures, generator-limited, fault-took-effect
+//   p1-unavailable-seconds, time-to-recover, latency-p99, retry-amplification, p2-promise-stability,
+//   p3-reverse-lookup, shed-outweighs-failures, generator-limited, fault-took-effect, fault-lease-held
 //
 //   GateInputs in{.timeline = &timeline, .health = &health, .verification = &report,
 //                 .ledger_acknowledged = ledger.acknowledged(), .faults = faults, .budgets = budgets};
@@ -29,11 +29,12 @@
 #include "framework/gates/gate_inputs.h"
 #include "framework/gates/gate_result.h"
 #include "framework/gates/guard_gates.h"
+#include "framework/gates/latency_retry_gates.h"
 #include "framework/gates/promise_gates.h"
 
 namespace aftershock::gates {
 
-// The twelve built-in gates in report order; a suite may Add() its own after them.
+// The fifteen built-in gates in report order; a suite may Add() its own after them.
 GateSet BuiltInGates();
 // Only the promise gates (ledger-not-empty, verification-decided, P2, P3), e.g. for re-verifying a
 // ledger file after the run (aftershock-verify), where there is no timeline.

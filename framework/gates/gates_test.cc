@@ -57,6 +57,7 @@ struct Scenario {
     inputs.fault_effects = {{"primary-kill", 1, false, FaultEffect::Outcome::kConfirmed,
                              "leader pg-b (was pg-a) after 1.2 s", 11.2}};
     inputs.budgets = GateBudgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10, .max_recovery_seconds = 5};
+    inputs.budgets.max_latency_p99_seconds = 0.5;
   }
 };
 
@@ -78,7 +79,8 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   for (const GateResult& r : results) names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "verification-decided",
                                              "p1-longest-outage", "p1-longest-gap", "p1-unavailable-seconds",
-                                             "time-to-recover", "p2-promise-stability",
+                                             "time-to-recover", "latency-p99", "retry-amplification",
+                                             "p2-promise-stability",
                                              "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited",
                                              "fault-took-effect", "fault-lease-held"}));
   EXPECT_TRUE(AllPassed(results)) << FormatGateReport(results);
@@ -92,6 +94,9 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "PASS p1-longest-gap: 1.01 s between successes from 9.99 s (budget 5 s)\n"
             "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
             "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
+            "PASS latency-p99: p99 5 ms <= 500 ms budget over 1860 successful calls (max 5 ms)\n"
+            "PASS retry-amplification: 0 retries per offered call <= 0.05 budget (0 retries for 2000 offered); first "
+            "attempts failed for 0 % of 1990 issued calls\n"
             "PASS p2-promise-stability: 0 changed of 500 checked\n"
             "PASS p3-reverse-lookup: 0 lost of 500 checked\n"
             "PASS shed-outweighs-failures: shed 10 < failed 130\n"

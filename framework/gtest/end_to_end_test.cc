@@ -176,7 +176,7 @@ std::string ProbeManifest(const std::string& set, const std::string& test) {
   return "set: " + set + "\ndefaults:\n  rate_per_second: 10\n  load_seconds: 1\n  settle_seconds: 0\n"
          "  call_deadline_seconds: 1\n  max_in_flight: 100\n  ledger_capacity: 100\n  max_outage_seconds: 0.5\n"
          "  max_unavailable_seconds: 0.5\n  max_recovery_seconds: 1\n  verify_concurrency: 1\n"
-         "  timeout_seconds: 30\nscenarios:\n  - name: probe\n    test: " + test + "\n";
+         "  timeout_seconds: 30\n  max_latency_p99_seconds: 0.5\nscenarios:\n  - name: probe\n    test: " + test + "\n";
 }
 
 TEST_F(GuardProbe, ListCtestRegistersTheManifestsScenariosWithoutAnyInstallLineAndRunsNothing) {

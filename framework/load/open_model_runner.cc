@@ -354,6 +354,7 @@ void OpenModelRunner::Finalize(InFlightCall* call, CallCode code, Clock::time_po
     std::lock_guard<std::mutex> lock(timeline_mu_);
     metrics::SecondBucket& b = timeline_.At(call->second);
     b.latency.Record(latency);
+    if (!generator_side && (outcome.attempts > 1 || !outcome.ok)) ++b.first_attempt_failed;
     if (outcome.ok) {
       ++b.ok;
       b.ok_latency.Record(latency);

@@ -16,6 +16,7 @@ void SecondBucket::Merge(const SecondBucket& other) {
   failed += other.failed;
   shed += other.shed;
   retries += other.retries;
+  first_attempt_failed += other.first_attempt_failed;
   indeterminate += other.indeterminate;
   generator_failed += other.generator_failed;
   for (const auto& [code, count] : other.failed_by_code) failed_by_code[code] += count;

@@ -36,6 +36,9 @@ struct SecondBucket {
   std::uint64_t failed = 0;          // issued calls that finally failed (shed not included)
   std::uint64_t shed = 0;            // arrivals refused at the in-flight ceiling, never issued
   std::uint64_t retries = 0;         // extra attempts made by the retry policy
+  // Issued calls whose first attempt did not succeed (retried, or failed at once); generator-side
+  // failures not included. With retries, what the retry policy hid from the final outcome.
+  std::uint64_t first_attempt_failed = 0;
   std::uint64_t indeterminate = 0;   // subset of `failed` whose outcome is unknown (e.g. deadline)
   // Calls that failed on the generator's side (e.g. timed out waiting for a free connection in the
   // generator's own pool, see IsGeneratorSideCode): not in `failed`, not the service's.

@@ -33,6 +33,7 @@ LoadTimeline SmallTimeline() {
   s0.failed = 1;
   s0.shed = 1;
   s0.retries = 1;
+  s0.first_attempt_failed = 2;
   s0.failed_by_code[kCodeUnavailable] = 1;
   s0.failed_by_code[kCodeShed] = 1;
   s0.latency.Record(1 * kMs);
@@ -85,6 +86,7 @@ TEST(LoadTimelineTest, MergeIsBucketWise) {
   b.At(0).offered = 1;
   b.At(0).failed = 1;
   b.At(0).failed_by_code[kCodeUnavailable] = 1;
+  b.At(0).first_attempt_failed = 1;
   b.At(0).latency.Record(4 * kMs);
   b.At(1).stage = "warm-up";
   b.At(1).offered = 3;
@@ -97,6 +99,7 @@ TEST(LoadTimelineTest, MergeIsBucketWise) {
   EXPECT_EQ(s0.stage, "warm-up");
   EXPECT_EQ(s0.offered, 5u);
   EXPECT_EQ(s0.failed, 2u);
+  EXPECT_EQ(s0.first_attempt_failed, 3u);
   EXPECT_EQ(s0.failed_by_code.at(kCodeUnavailable), 2u);
   EXPECT_EQ(s0.failed_by_code.at(kCodeShed), 1u);
   EXPECT_EQ(s0.latency.Count(), 4u);

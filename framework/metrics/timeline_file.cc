@@ -11,17 +11,17 @@ namespace aftershock::metrics {
 namespace {
 
 // Format (one record a line, fields separated by one space):
-//   aftershock-load-timeline 1
+//   aftershock-load-timeline 2
 //   worker <k> <n> <start_unix_ms>
 //   offered-window <begin_ns> <end_ns>
 //   second <i> <stage> <offered> <ok> <ok_completed> <failed> <shed> <retries> <indeterminate>
 //          <generator_failed> <first_ok_of_intended_ns> <first_ok_completed_ns> <last_ok_completed_ns>
-//          <longest_ok_gap_ns> <longest_ok_gap_end_ns>                                  (one line)
+//          <longest_ok_gap_ns> <longest_ok_gap_end_ns> <first_attempt_failed>           (one line)
 //   codes <i> <code>:<count> ...                  (only when the second has failures by code)
 //   hist <i> <latency|ok_latency|dispatch_lag> <min> <max> <sum> <bucket>:<count> ...   (non-empty only)
 //   end <seconds>
 // The stage is percent-encoded (every byte outside [A-Za-z0-9._-]); "-" alone is the empty stage.
-constexpr std::string_view kMagic = "aftershock-load-timeline 1";
+constexpr std::string_view kMagic = "aftershock-load-timeline 2";
 
 std::string EncodeStage(const std::string& stage) {
   if (stage.empty()) return "-";
@@ -159,7 +159,7 @@ void WriteTimelineFile(const LoadTimeline& timeline, TimelineFileHeader header, 
     out << "second " << i << ' ' << EncodeStage(b.stage) << ' ' << b.offered << ' ' << b.ok << ' ' << b.ok_completed
         << ' ' << b.failed << ' ' << b.shed << ' ' << b.retries << ' ' << b.indeterminate << ' ' << b.generator_failed
         << ' ' << b.first_ok_of_intended_ns << ' ' << b.first_ok_completed_ns << ' ' << b.last_ok_completed_ns << ' '
-        << b.longest_ok_gap_ns << ' ' << b.longest_ok_gap_end_ns << '\n';
+        << b.longest_ok_gap_ns << ' ' << b.longest_ok_gap_end_ns << ' ' << b.first_attempt_failed << '\n';
     if (!b.failed_by_code.empty()) {
       out << "codes " << i;
       for (const auto& [code, count] : b.failed_by_code) out << ' ' << code << ':' << count;
@@ -211,7 +211,7 @@ TimelineFile ReadTimelineFile(std::istream& in, const std::string& name) {
       return file;
     }
     if (f[0] == "second") {
-      if (f.size() != 16) r.Fail("a second line has 16 fields, this one " + std::to_string(f.size()));
+      if (f.size() != 17) r.Fail("a second line has 17 fields, this one " + std::to_string(f.size()));
       const auto i = r.Number<std::int64_t>(1, "second");
       if (i != expected_second) r.Fail("second " + std::to_string(i) + " where " + std::to_string(expected_second) + " was due");
       SecondBucket& b = t.At(i);
@@ -229,6 +229,7 @@ TimelineFile ReadTimelineFile(std::istream& in, const std::string& name) {
       b.last_ok_completed_ns = r.Number<std::int64_t>(13, "last_ok_completed_ns");
       b.longest_ok_gap_ns = r.Number<std::int64_t>(14, "longest_ok_gap_ns");
       b.longest_ok_gap_end_ns = r.Number<std::int64_t>(15, "longest_ok_gap_end_ns");
+      b.first_attempt_failed = r.Number<std::uint64_t>(16, "first_attempt_failed");
       ++expected_second;
       continue;
     }

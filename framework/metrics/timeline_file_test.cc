@@ -35,6 +35,7 @@ LoadTimeline Populated(std::uint64_t seed) {
     }
     b.shed = 3;
     b.retries = 2;
+    b.first_attempt_failed = 3;
     b.generator_failed = 1;
     b.first_ok_of_intended_ns = s * 1'000'000'000LL + 1234;
   }
@@ -59,6 +60,7 @@ void ExpectSameTimeline(const LoadTimeline& a, const LoadTimeline& b) {
     EXPECT_EQ(x.failed, y.failed) << i;
     EXPECT_EQ(x.shed, y.shed) << i;
     EXPECT_EQ(x.retries, y.retries) << i;
+    EXPECT_EQ(x.first_attempt_failed, y.first_attempt_failed) << i;
     EXPECT_EQ(x.indeterminate, y.indeterminate) << i;
     EXPECT_EQ(x.generator_failed, y.generator_failed) << i;
     EXPECT_EQ(x.failed_by_code, y.failed_by_code) << i;
@@ -134,7 +136,7 @@ TEST(TimelineFileTest, MalformedRecordsNameTheLine) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(ErrorOf("hello\n"), "w0.timeline:1: not a timeline file: expected 'aftershock-load-timeline 1'");
+  EXPECT_EQ(ErrorOf("hello\n"), "w0.timeline:1: not a timeline file: expected 'aftershock-load-timeline 2'");
   EXPECT_EQ(ErrorOf(replaced("worker 0 1 ", "worker 2 1 ")), "w0.timeline:2: worker 2 of 1 is not a worker index");
   EXPECT_EQ(ErrorOf(replaced("second 1 ", "second 2 ")), "w0.timeline:9: second 2 where 1 was due");
   EXPECT_EQ(ErrorOf(replaced("end 6", "end 7")), "w0.timeline:" +

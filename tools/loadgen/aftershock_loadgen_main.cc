@@ -251,8 +251,9 @@ int Run(int argc, char** argv) {
 
 int Merge(int argc, char** argv) {
   const auto flags =
-      ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds", "csv",
-                              "verify", "allow_non_loopback", "target_address"});
+      ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds",
+                              "max_latency_p99_seconds", "max_retries_per_call", "csv", "verify",
+                              "allow_non_loopback", "target_address"});
   const std::filesystem::path dir = Required(flags, "dir");
   const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
   if (flags.count("logs")) {
@@ -272,6 +273,18 @@ int Merge(int argc, char** argv) {
   gates::GateBudgets budgets;
   budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
   budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);
+  if (flags.count("max_latency_p99_seconds")) {
+    budgets.max_latency_p99_seconds = Positive(flags, "max_latency_p99_seconds", std::nullopt);
+  }
+  if (flags.count("max_retries_per_call")) {
+    // 0 is a budget too (no retry allowed): Positive's check, shifted.
+    const std::string& text = flags.at("max_retries_per_call");
+    if (text == "0") {
+      budgets.max_retries_per_call = 0;
+    } else {
+      budgets.max_retries_per_call = Positive(flags, "max_retries_per_call", std::nullopt);
+    }
+  }
   const bool verify = Boolean(flags, "verify");
   if (flags.count("target_address") && !verify) throw FlagError("--target_address is for --verify=true");
   const bool allow_non_loopback = Boolean(flags, "allow_non_loopback");

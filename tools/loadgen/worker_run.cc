@@ -12,6 +12,7 @@
 #include "framework/gates/availability_gates.h"
 #include "framework/gates/gate.h"
 #include "framework/gates/guard_gates.h"
+#include "framework/gates/latency_retry_gates.h"
 
 namespace aftershock::loadgen {
 namespace {
@@ -315,6 +316,8 @@ MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const ga
   set.Add(gates::TrafficServedGate());
   set.Add(gates::LongestOutageGate());
   set.Add(gates::UnavailableSecondsGate());
+  set.Add(gates::LatencyP99Gate());
+  set.Add(gates::RetryAmplificationGate());
   set.Add(gates::ShedOutweighsFailuresGate());
   set.Add(gates::GeneratorLimitedGate());
   gates::GateInputs inputs;

@@ -65,6 +65,8 @@ void SetKnob(ScenarioConfig& config, std::size_t index, double value) {
     case kDispatchCoalesceSeconds: config.dispatch_coalesce_seconds = value; return;
     case kMaxDispatchLagSeconds: config.max_dispatch_lag_seconds = value; return;
     case kDispatchWakeSliceSeconds: config.dispatch_wake_slice_seconds = value; return;
+    case kMaxLatencyP99Seconds: config.max_latency_p99_seconds = value; return;
+    case kMaxRetriesPerCall: config.max_retries_per_call = value; return;
   }
 }
 

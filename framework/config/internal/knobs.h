@@ -48,6 +48,8 @@ enum KnobIndex : std::size_t {
   kDispatchCoalesceSeconds,
   kMaxDispatchLagSeconds,
   kDispatchWakeSliceSeconds,
+  kMaxLatencyP99Seconds,  // required unless latency_not_judged says why not (see set_manifest.h)
+  kMaxRetriesPerCall,
 };
 
 inline constexpr KnobSpec kKnobs[] = {
@@ -75,6 +77,9 @@ inline constexpr KnobSpec kKnobs[] = {
      0.010},
     {"dispatch_wake_slice_seconds", "RESILIENCE_DISPATCH_WAKE_SLICE_SECONDS", ValueKind::kDuration,
      Bound::kNonNegative, true, 0},
+    {"max_latency_p99_seconds", "RESILIENCE_MAX_LATENCY_P99_SECONDS", ValueKind::kDuration, Bound::kPositive, false,
+     0},
+    {"max_retries_per_call", "RESILIENCE_MAX_RETRIES_PER_CALL", ValueKind::kNumber, Bound::kNonNegative, true, 0.05},
 };
 inline constexpr std::size_t kKnobCount = std::size(kKnobs);
 

@@ -10,7 +10,7 @@ namespace aftershock::config::testing {
 
 inline constexpr char kPath[] = "manifests/sets/pr.yaml";
 
-// Lines 1-14; the first scenario line appended after it is line 15.
+// Lines 1-15; the first scenario line appended after it is line 16.
 inline constexpr char kHead[] = R"(set: pr
 defaults:
   rate_per_second: 100
@@ -24,10 +24,11 @@ defaults:
   max_recovery_seconds: 9
   verify_concurrency: 4
   timeout_seconds: 60
+  max_latency_p99_seconds: 0.5
 scenarios:
 )";
 
-// Lines 15-16.
+// Lines 16-17.
 inline constexpr char kBaseline[] = R"(  - name: baseline
     test: PrSuite.DISABLED_Baseline
 )";

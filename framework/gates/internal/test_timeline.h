@@ -40,6 +40,8 @@ inline metrics::LoadTimeline MakeTimeline(const std::vector<SecondCounts>& secon
       timeline.RecordOffered(start + static_cast<std::int64_t>((n - 1) * kNsPerSecond / n));
     }
     if (k > 0) timeline.At(static_cast<std::int64_t>(s)).first_ok_of_intended_ns = start;
+    // Every success answered in 5 ms (latency-p99's figure).
+    timeline.At(static_cast<std::int64_t>(s)).ok_latency.Record(5'000'000, k);
     for (std::uint64_t i = 0; i < k; ++i) timeline.RecordOkCompletion(start + static_cast<std::int64_t>(i * kNsPerSecond / k));
   }
   return timeline;
