@@ -8,6 +8,7 @@
 #include "framework/metrics/latency_histogram.h"
 #include "framework/stress/internal/format.h"
 #include "framework/stress/internal/gate_results.h"
+#include "framework/stress/internal/scrape_coverage.h"
 
 namespace aftershock::stress {
 namespace {
@@ -123,7 +124,11 @@ std::vector<gates::GateResult> EvaluateBreakerGates(const BreakerObservation& o,
     throw std::invalid_argument("EvaluateBreakerGates: every budget must be > 0");
   }
   const std::optional<std::int64_t> trip = FirstTrip(o.state, o.dead_from_ns, o.dead_to_ns);
-  return {Trips(o, b, trip), FailsFast(o, b, trip), Closes(o, b)};
+  std::vector<gates::GateResult> results = {Trips(o, b, trip), FailsFast(o, b, trip), Closes(o, b)};
+  for (gates::GateResult& r : results) {
+    internal::JudgeScrapeCoverage(r, o.coverage, b.max_failed_poll_ratio, "the breaker's state");
+  }
+  return results;
 }
 
 }  // namespace aftershock::stress

@@ -13,7 +13,8 @@
 //                       Red: a cooldown that keeps users on the fallback long after the upstream
 //                       recovered (the seed's second finding).
 // A state series with no sample inside a judged range is red ("no breaker state was sampled"),
-// never green.
+// never green; and with the sampler's coverage given, so is a run where more than
+// max_failed_poll_ratio of the state gauge's polls gave no sample (judged on survivors otherwise).
 //
 //   BreakerObservation o{.state = sampler.Series("discovery_breaker_state"),
 //                        .dead_from_ns = span.apply_ns, .dead_to_ns = span.revert_ns,
@@ -23,6 +24,7 @@
 #define AFTERSHOCK_FRAMEWORK_STRESS_BREAKER_GATES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -46,12 +48,16 @@ struct BreakerObservation {
   std::int64_t dead_from_ns = -1;   // the upstream died (the fault applied), ns since the run's start
   std::int64_t dead_to_ns = -1;     // ... and recovered (the fault reverted); > dead_from_ns
   const metrics::LoadTimeline* timeline = nullptr;
+  // The sampler's polls of the state gauge over the run (MetricSampler::Coverage); when given, more
+  // than BreakerBudgets::max_failed_poll_ratio of them without a sample turns every breaker gate red.
+  std::optional<PollCoverage> coverage{};
 };
 
 struct BreakerBudgets {
   double trip_within_seconds = 5;
   double fail_fast_p99_ms = 500;     // the seed's upstream_dead budget
   double close_within_seconds = 10;  // after the upstream recovered
+  double max_failed_poll_ratio = 0.05;  // of the state gauge's polls (BreakerObservation::coverage)
 };
 
 // Throws std::invalid_argument for a window that is not dead_from_ns >= 0 < dead_to_ns, a null

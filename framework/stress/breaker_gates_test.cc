@@ -93,6 +93,20 @@ TEST(BreakerGatesTest, NoSamplesAreRedNotGreen) {
   EXPECT_EQ(r[2].message, "no breaker state was sampled after the upstream recovered");
 }
 
+TEST(BreakerGatesTest, AStateGaugeMostlyUnscrapedIsRedOnEveryGate) {
+  const auto t = Timeline(50, [](int s) { return s >= 10 && s < 12 ? 150.0 : 5.0; });
+  const auto state = States(50, [](double s) { return s >= 11.5 && s < 34 ? kBreakerOpen : kBreakerClosed; });
+  BreakerObservation o = Observe(state, t);
+  o.coverage = PollCoverage{.polls = 100, .failed = 30, .parse_errors = 0, .last_error = "answered 503"};
+  for (const gates::GateResult& r : EvaluateBreakerGates(o, BreakerBudgets{})) {
+    EXPECT_FALSE(r.passed) << r.name;
+    EXPECT_EQ(r.message.rfind("30 of 100 polls of the breaker's state gave no sample (30 % > 5 % allowed)", 0), 0u)
+        << r.message;
+  }
+  o.coverage = PollCoverage{.polls = 100, .failed = 1, .parse_errors = 0, .last_error = {}};
+  for (const gates::GateResult& r : EvaluateBreakerGates(o, BreakerBudgets{})) EXPECT_TRUE(r.passed) << r.name << r.message;
+}
+
 TEST(BreakerGatesTest, BadInputIsRefused) {
   const auto t = Timeline(5, [](int) { return 5.0; });
   BreakerObservation o{.state = {}, .dead_from_ns = 3 * kS, .dead_to_ns = 2 * kS, .timeline = &t};

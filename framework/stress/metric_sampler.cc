@@ -15,6 +15,7 @@ MetricSampler::MetricSampler(MetricSamplerOptions options, RunClock clock)
   if (options_.max_samples < 1) throw std::invalid_argument("MetricSampler: max_samples must be >= 1");
   if (options_.max_duration.count() < 1) throw std::invalid_argument("MetricSampler: max_duration must be >= 1 ms");
   if (options_.selectors.empty()) throw std::invalid_argument("MetricSampler: no selectors (nothing to sample)");
+  if (options_.selectors.size() > 64) throw std::invalid_argument("MetricSampler: at most 64 selectors");
   if (options_.path.empty() || options_.path.front() != '/') {
     throw std::invalid_argument("MetricSampler: path '" + options_.path + "' must start with '/'");
   }
@@ -68,6 +69,9 @@ void MetricSampler::PollOnce() {
   const std::int64_t offset_ns = clock_.Since(Clock::now()).count();
   std::lock_guard<std::mutex> lock(mu_);
   ++stats_.polls;
+  polls_.push_back({offset_ns, 0, 0});
+  if (polls_.size() > options_.max_samples) polls_.pop_front();
+  PollRecord& poll = polls_.back();
   if (reply.status != 200) {
     ++stats_.failed_polls;
     stats_.last_error = reply.status != 0 ? "GET " + options_.target + options_.path + " answered " +
@@ -77,6 +81,7 @@ void MetricSampler::PollOnce() {
   }
   const PromText text = ParsePrometheusText(reply.body);
   stats_.parse_errors += text.errors.size();
+  poll.parse_errors = static_cast<std::uint32_t>(text.errors.size());
   if (!text.errors.empty()) stats_.last_error = options_.target + options_.path + " " + text.errors.front();
   for (std::size_t i = 0; i < selectors_.size(); ++i) {
     const std::optional<double> value = selectors_[i].Find(text.samples);
@@ -84,6 +89,7 @@ void MetricSampler::PollOnce() {
       ++stats_.missing;
       continue;
     }
+    poll.sampled |= std::uint64_t{1} << i;
     std::deque<MetricSample>& series = series_[i];
     series.push_back({offset_ns, *value});
     if (series.size() > options_.max_samples) {
@@ -109,6 +115,22 @@ std::vector<MetricSample> MetricSampler::Series(std::string_view selector) const
 MetricSamplerStats MetricSampler::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stats_;
+}
+
+PollCoverage MetricSampler::Coverage(const std::vector<std::string>& selectors, std::int64_t from_ns,
+                                     std::int64_t to_ns) const {
+  std::uint64_t wanted = 0;
+  for (const std::string& selector : selectors) wanted |= std::uint64_t{1} << IndexOf(selector);
+  PollCoverage coverage;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const PollRecord& poll : polls_) {
+    if (poll.offset_ns < from_ns || poll.offset_ns >= to_ns) continue;
+    ++coverage.polls;
+    if ((poll.sampled & wanted) != wanted) ++coverage.failed;
+    coverage.parse_errors += poll.parse_errors;
+  }
+  coverage.last_error = stats_.last_error;
+  return coverage;
 }
 
 std::vector<MetricSample> RatioSeries(const std::vector<MetricSample>& numerator,

@@ -15,8 +15,9 @@
 //   std::vector<MetricSample> ratio = RatioSeries(sampler.Series("gateway_pool_in_use"),
 //                                                 sampler.Series("gateway_pool_size"));
 //
-// Memory: at most max_samples samples (16 bytes each) per selector; past that the oldest are dropped
-// (counted in stats().dropped_samples). The default, 36,000, is an hour at 100 ms.
+// Memory: at most max_samples samples (16 bytes each) per selector, and as many poll records (24
+// bytes each, for Coverage); past that the oldest are dropped (counted in stats().dropped_samples).
+// The default, 36,000, is an hour at 100 ms. At most 64 selectors.
 #ifndef AFTERSHOCK_FRAMEWORK_STRESS_METRIC_SAMPLER_H_
 #define AFTERSHOCK_FRAMEWORK_STRESS_METRIC_SAMPLER_H_
 
@@ -64,6 +65,18 @@ struct MetricSamplerStats {
   std::string last_error{};         // of the last failed poll or malformed line; empty when none
 };
 
+// How well the polls covered a window, for the selectors a gate reads: a gate that needs samples is
+// red when too many of its polls gave none (a scrape that failed, a text that did not parse, a
+// selector missing), never judged on the survivors alone.
+struct PollCoverage {
+  std::uint64_t polls = 0;         // polls that ended in the window
+  std::uint64_t failed = 0;        // of them, those without a sample of every asked selector
+  std::uint64_t parse_errors = 0;  // malformed lines in the window's polls
+  std::string last_error{};        // the sampler's last error (any window); empty when none
+  // failed / polls; 1 when there was no poll at all (nothing was seen).
+  double FailedRatio() const { return polls == 0 ? 1.0 : static_cast<double>(failed) / static_cast<double>(polls); }
+};
+
 class MetricSampler {
  public:
   // Validates the options (throws std::invalid_argument naming the bad one: target, period, timeout,
@@ -80,6 +93,11 @@ class MetricSampler {
   // Throws std::invalid_argument for a selector that is not sampled.
   std::vector<MetricSample> Series(std::string_view selector) const;
   MetricSamplerStats stats() const;
+  // The polls that ended in [from_ns, to_ns) on the run's clock, and which of them gave no sample of
+  // some selector of `selectors` (each as given in the options, or its canonical text; throws
+  // std::invalid_argument for one not sampled). The record of polls is bounded like the series.
+  PollCoverage Coverage(const std::vector<std::string>& selectors, std::int64_t from_ns = 0,
+                        std::int64_t to_ns = INT64_MAX) const;
 
  private:
   void Loop();
@@ -94,6 +112,12 @@ class MetricSampler {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::vector<std::deque<MetricSample>> series_{};  // parallel to selectors_
+  struct PollRecord {
+    std::int64_t offset_ns = 0;
+    std::uint64_t sampled = 0;       // bit i: the poll gave a sample of selector i
+    std::uint32_t parse_errors = 0;
+  };
+  std::deque<PollRecord> polls_{};  // at most max_samples, oldest dropped
   MetricSamplerStats stats_;
   std::thread thread_;  // last: started once everything above exists
 };

@@ -75,6 +75,39 @@ TEST(MetricSamplerTest, AFailingEndpointAddsNoSampleAndSaysWhy) {
   EXPECT_GE(stats.failed_polls, 2u);
   EXPECT_NE(stats.last_error.find("answered 500"), std::string::npos) << stats.last_error;
   EXPECT_TRUE(sampler.Series("up").empty());
+  const PollCoverage coverage = sampler.Coverage({"up"});
+  EXPECT_EQ(coverage.polls, stats.polls);
+  EXPECT_EQ(coverage.failed, stats.polls);
+  EXPECT_DOUBLE_EQ(coverage.FailedRatio(), 1);
+  EXPECT_NE(coverage.last_error.find("answered 500"), std::string::npos);
+}
+
+TEST(MetricSamplerTest, CoverageCountsThePollsOfAWindowThatGaveNoSampleOfTheAskedSelectors) {
+  std::atomic<int> scrapes{0};
+  // Every third scrape fails, every other one lacks pool_size.
+  HttpTestServer server([&](const HttpRequest&) {
+    const int n = ++scrapes;
+    if (n % 3 == 0) return TestReply{.status = 503, .body = "busy"};
+    return TestReply{.body = "pool_in_use 1\n" + std::string(n % 2 == 0 ? "" : "pool_size 10\n")};
+  });
+  MetricSampler sampler({.target = server.address(), .period = milliseconds(5), .selectors = {"pool_in_use", "pool_size"}},
+                        RunClock::StartNow());
+  for (int i = 0; i < 400 && sampler.stats().polls < 12; ++i) std::this_thread::sleep_for(milliseconds(5));
+  sampler.Stop();
+  const std::uint64_t polls = sampler.stats().polls;
+  ASSERT_GE(polls, 12u);
+  std::uint64_t without_in_use = 0, without_either = 0;
+  for (std::uint64_t n = 1; n <= polls; ++n) {
+    without_in_use += n % 3 == 0;
+    without_either += n % 3 == 0 || n % 2 == 0;
+  }
+  EXPECT_EQ(sampler.Coverage({"pool_in_use"}).failed, without_in_use);
+  EXPECT_EQ(sampler.Coverage({"pool_in_use", "pool_size"}).failed, without_either);
+  EXPECT_EQ(sampler.Coverage({"pool_in_use", "pool_size"}).polls, polls);
+  // A window before the first poll has none; one over everything has them all.
+  EXPECT_EQ(sampler.Coverage({"pool_in_use"}, 0, 1).polls, 0u);
+  EXPECT_EQ(sampler.Coverage({"pool_in_use"}, 0).polls, polls);
+  EXPECT_THROW(sampler.Coverage({"not_sampled"}), std::invalid_argument);
 }
 
 TEST(MetricSamplerTest, TheSeriesIsBoundedAndDropsTheOldest) {

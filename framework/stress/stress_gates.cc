@@ -9,6 +9,7 @@
 #include "framework/common/call_code.h"
 #include "framework/stress/internal/format.h"
 #include "framework/stress/internal/gate_results.h"
+#include "framework/stress/internal/scrape_coverage.h"
 
 namespace aftershock::stress {
 namespace {
@@ -310,11 +311,16 @@ GateResult DownstreamIsolationGate(const std::vector<MetricSample>& in_use, cons
     const double at = static_cast<double>(s.offset_ns) / 1e9;
     if (o.window.empty() || (at >= o.window.from_seconds && at < o.window.to_seconds)) ratio.push_back(s);
   }
+  const std::string what = o.pool + "'s in_use and size";
   if (ratio.empty()) {
-    return gates::NotApplicable(std::string(kDownstreamIsolation),
-                                "no sample of " + o.pool + "'s in_use and size together in " + WindowText(o.window) +
-                                    " (" + std::to_string(in_use.size()) + " in_use and " + std::to_string(size.size()) +
-                                    " size samples: is the sampler running, are the selectors right?)");
+    // Nothing was seen: red, never N/A (a pool nobody could read is not an isolated pool).
+    GateResult r = Red(kDownstreamIsolation,
+                       "nothing was measured: no sample of " + what + " together in " + WindowText(o.window) + " (" +
+                           std::to_string(in_use.size()) + " in_use and " + std::to_string(size.size()) +
+                           " size samples: is the sampler running, are the selectors right?)",
+                       {{"downstream_samples", 0}});
+    internal::JudgeScrapeCoverage(r, o.coverage, o.max_failed_poll_ratio, what);
+    return r;
   }
   const auto max = std::max_element(ratio.begin(), ratio.end(),
                                      [](const MetricSample& a, const MetricSample& b) { return a.value < b.value; });
@@ -326,8 +332,10 @@ GateResult DownstreamIsolationGate(const std::vector<MetricSample>& in_use, cons
                               SecondsText(max->offset_ns) + " (limit " + Num(100 * o.max_ratio) + "%; " +
                               std::to_string(over) + " of " + std::to_string(ratio.size()) + " samples over, " +
                               WindowText(o.window) + ")";
-  return over == 0 ? Green(kDownstreamIsolation, message, std::move(figures))
-                   : Red(kDownstreamIsolation, message, std::move(figures));
+  GateResult r = over == 0 ? Green(kDownstreamIsolation, message, std::move(figures))
+                            : Red(kDownstreamIsolation, message, std::move(figures));
+  internal::JudgeScrapeCoverage(r, o.coverage, o.max_failed_poll_ratio, what);
+  return r;
 }
 
 }  // namespace aftershock::stress

@@ -116,6 +116,10 @@ struct DownstreamIsolationOptions {
   double max_ratio = 0.8;           // the seed: pool in use never above 80% of its size
   TimeWindow window{};              // samples by time; empty: every sample
   std::string pool = "the pool";    // its name in the message
+  // The sampler's polls of in_use and size in the window (MetricSampler::Coverage); when given, more
+  // than max_failed_poll_ratio of them without a sample is red, never judged on the survivors.
+  std::optional<PollCoverage> coverage{};
+  double max_failed_poll_ratio = 0.05;
 };
 // in_use and size as MetricSampler sampled them (joined per poll by RatioSeries).
 gates::GateResult DownstreamIsolationGate(const std::vector<MetricSample>& in_use,

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "framework/stress/stress_gates.h"
 
 #include <gtest/gtest.h>
@@ -194,7 +195,31 @@ TEST(DownstreamIsolationGateTest, RedWhenThePoolPassesEightyPercent) {
       << red.message;
   // Outside the window the saturation is not judged; without samples nothing is.
   EXPECT_TRUE(DownstreamIsolationGate({{1 * kS, 2}, {3 * kS, 10}}, size, {.window = {0, 2}}).passed);
-  EXPECT_TRUE(DownstreamIsolationGate({}, size, {}).not_applicable);
+  // Without samples nothing was seen: red, never N/A.
+  const gates::GateResult unseen = DownstreamIsolationGate({}, size, {});
+  EXPECT_FALSE(unseen.passed);
+  EXPECT_FALSE(unseen.not_applicable);
+  EXPECT_NE(unseen.message.find("nothing was measured"), std::string::npos) << unseen.message;
+}
+
+TEST(DownstreamIsolationGateTest, ScrapesThatFailedInTheWindowAreRedNotJudgedOnTheSurvivors) {
+  const std::vector<MetricSample> size = {{1 * kS, 10}, {2 * kS, 10}};
+  const std::vector<MetricSample> in_use = {{1 * kS, 2}, {2 * kS, 3}};  // healthy, where seen
+  DownstreamIsolationOptions o{.pool = "db pool", .coverage = PollCoverage{.polls = 40, .failed = 38, .parse_errors = 0,
+                                                                          .last_error = "connect: Connection refused"}};
+  const gates::GateResult red = DownstreamIsolationGate(in_use, size, o);
+  EXPECT_FALSE(red.passed);
+  EXPECT_EQ(red.message,
+            "38 of 40 polls of db pool's in_use and size gave no sample (95 % > 5 % allowed); last error: connect: "
+            "Connection refused: not seen, so not judged green; on the samples that came: db pool in use reached 30% "
+            "of its size at 2.000 s (limit 80%; 0 of 2 samples over, the whole run)");
+  EXPECT_NE(std::find(red.figures.begin(), red.figures.end(), std::pair<std::string, double>{"scrape_failed_polls", 38}),
+            red.figures.end());
+  // Within the declared share it is judged on its samples; no poll at all is red.
+  o.coverage = PollCoverage{.polls = 40, .failed = 2, .parse_errors = 1, .last_error = {}};
+  EXPECT_TRUE(DownstreamIsolationGate(in_use, size, o).passed);
+  o.coverage = PollCoverage{};
+  EXPECT_FALSE(DownstreamIsolationGate(in_use, size, o).passed);
 }
 
 TEST(StageWindowTest, CoversEveryPartOfAStageAndSkipsItsStart) {

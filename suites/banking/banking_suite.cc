@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -98,7 +99,8 @@ class BankingSuite : public fixtures::ResilienceScenario {
   // Runs the scenario's profile against the gateway and judges the built-in and stress gates.
   // `must_be_red`: the gates the seeded defect exists to turn red (the manifest's expected_red must
   // name them, and may name more that the defect also turns red here).
-  void RunBanking(const std::set<std::string>& must_be_red = {}) {
+  // `because`: what those gates must show (JudgeOptions::expected_red_because).
+  void RunBanking(const std::set<std::string>& must_be_red = {}, std::map<std::string, std::string> because = {}) {
     const std::optional<std::set<std::string>> expected_red = ExpectedRedParam(must_be_red);
     if (!expected_red) return;
     const load::RateProfile profile = load::RateProfile::FromStages(config().profile);
@@ -123,6 +125,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
 
     fixtures::JudgeOptions options;
     options.expected_red = *expected_red;
+    options.expected_red_because = std::move(because);
     options.suite_gates = [&](const fixtures::ScenarioOutcome& outcome) {
       return StressGates(outcome, profile);
     };
@@ -185,7 +188,9 @@ class BankingSuite : public fixtures::ResilienceScenario {
     }));
     results.push_back(stress::DownstreamIsolationGate(sampler_->Series(kPoolInUse), sampler_->Series(kPoolSize),
                                                       {.max_ratio = p.GetDouble("max_pool_ratio"),
-                                                       .pool = "the payment database pool"}));
+                                                       .pool = "the payment database pool",
+                                                       .coverage = sampler_->Coverage(
+                                                           {std::string(kPoolInUse), std::string(kPoolSize)})}));
     return results;
   }
 
@@ -281,18 +286,29 @@ TEST_F(BankingSuite, DISABLED_OverloadAndRecovery) { RunBanking(); }
 
 // Verdicts: each seeded defect (the manifest's params.defect) must turn its gate red.
 TEST_F(BankingSuite, DISABLED_VerdictNoShedding) {
-  RunBanking({std::string(stress::kSheddingContract), std::string(stress::kNoHang)});
+  RunBanking({std::string(stress::kSheddingContract), std::string(stress::kNoHang)},
+             {{std::string(stress::kSheddingContract), "nothing was shed"},
+              {std::string(stress::kNoHang), "took longer than"}});
 }
 TEST_F(BankingSuite, DISABLED_VerdictSlowShedding) { RunBanking({std::string(stress::kShedLatency)}); }
-TEST_F(BankingSuite, DISABLED_VerdictNoRetryAfter) { RunBanking({std::string(stress::kSheddingContract)}); }
-TEST_F(BankingSuite, DISABLED_VerdictLeak) { RunBanking({std::string(stress::kRecoveryVelocity)}); }
+// Red because the header was missing, not because goodput was low.
+TEST_F(BankingSuite, DISABLED_VerdictNoRetryAfter) {
+  RunBanking({std::string(stress::kSheddingContract)},
+             {{std::string(stress::kSheddingContract), "without the required header"}});
+}
+TEST_F(BankingSuite, DISABLED_VerdictLeak) {
+  RunBanking({std::string(stress::kRecoveryVelocity)}, {{std::string(stress::kRecoveryVelocity), "never recovered"}});
+}
 TEST_F(BankingSuite, DISABLED_VerdictCrashUnderOverload) {
-  RunBanking({std::string(stress::kSheddingContract), std::string(stress::kTargetAlive)});
+  RunBanking({std::string(stress::kSheddingContract), std::string(stress::kTargetAlive)},
+             {{std::string(stress::kTargetAlive), "killed by signal"}});
 }
 
 // Verdict: a stop condition forced to breach must abort the run (run-not-aborted red) and stop all
 // load within the 5 s contract (abort-stop-latency green, printed).
-TEST_F(BankingSuite, DISABLED_VerdictForcedStopCondition) { RunBanking({"run-not-aborted"}); }
+TEST_F(BankingSuite, DISABLED_VerdictForcedStopCondition) {
+  RunBanking({"run-not-aborted"}, {{"run-not-aborted", "forced-breach"}});
+}
 
 }  // namespace
 }  // namespace aftershock::suites

@@ -72,7 +72,8 @@ TEST_F(KvSuite, DISABLED_BlockingReadBack) {
 TEST_F(KvSuite, DISABLED_BlockingLostWrites) {
   const double every = config().params.GetDouble("lose_every");
   StartKv({"--lose-every=" + std::to_string(static_cast<long long>(every))}, kv::KvTransport::kBlocking);
-  const scenario::ScenarioOutcome outcome = RunAndJudge(*target_, {}, {"p3-reverse-lookup"});
+  const scenario::ScenarioOutcome outcome = RunAndJudge(
+      *target_, {}, {.expected_red = {"p3-reverse-lookup"}, .expected_red_because = {{"p3-reverse-lookup", "NotFound"}}});
   ExpectEveryPromiseHasItsShard(outcome);
 
   ASSERT_TRUE(outcome.verification.has_value());

@@ -140,7 +140,8 @@ TEST_F(HaSuite, DISABLED_VerdictAckBeforeCommit) {
                {.at = Ms(p.GetDuration("kill_at_seconds")),
                 .fault = std::make_shared<chaos::PrimaryKillFault>(driver()), .database = true, .gate = Gate(),
                 .confirm_timeout = kFailoverConfirmTimeout}},
-              {"p2-promise-stability", "p3-reverse-lookup"});
+              {.expected_red = {"p2-promise-stability", "p3-reverse-lookup"},
+               .expected_red_because = {{"p3-reverse-lookup", "NotFound"}}});
 }
 
 // Verdict: asynchronous replication with standbys that lag (latency on the replication path through
@@ -163,7 +164,8 @@ TEST_F(HaSuite, DISABLED_VerdictAsyncLaggingStandby) {
                 .measure_recovery = false},
                {.at = Ms(kill_at), .fault = std::make_shared<chaos::PrimaryKillFault>(driver()), .database = true,
                 .gate = Gate(), .confirm_timeout = kFailoverConfirmTimeout}},
-              {"p2-promise-stability", "p3-reverse-lookup"});
+              {.expected_red = {"p2-promise-stability", "p3-reverse-lookup"},
+               .expected_red_because = {{"p3-reverse-lookup", "NotFound"}}});
 }
 
 // Verdict: replicas that stall longer than the outage budget must turn P1 red (whole seconds and the

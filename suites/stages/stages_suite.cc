@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -102,7 +103,8 @@ class StagesSuite : public fixtures::ResilienceScenario {
 
   // Runs the stages and judges every gate, the alert chain's included; `expected_red`: the chain
   // gates a seeded defect must turn red.
-  void RunStages(bool misroute, std::set<std::string> expected_red = {}) {
+  // `because`: what each of them must show (JudgeOptions::expected_red_because).
+  void RunStages(bool misroute, std::set<std::string> expected_red = {}, std::map<std::string, std::string> because = {}) {
     const auto& p = config().params;
     const bool trigger = p.GetString("trigger_failure") == "on";
     const double time_scale = p.GetDouble("time_scale");
@@ -166,6 +168,7 @@ class StagesSuite : public fixtures::ResilienceScenario {
     WorkTarget target(work_->address(), config().max_in_flight);
     fixtures::JudgeOptions options;
     options.expected_red = std::move(expected_red);
+    options.expected_red_because = std::move(because);
     // The chain, once the run is over: wait (bounded) for the incident to resolve after the reset,
     // then judge it as gates.
     options.suite_gates = [&](const fixtures::ScenarioOutcome&) {
@@ -207,7 +210,8 @@ TEST_F(StagesSuite, DISABLED_AlertChain) { RunStages(/*misroute=*/false); }
 // Verdict: with trigger_failure off the alert never fires, so no step of the chain happens.
 TEST_F(StagesSuite, DISABLED_VerdictNoTriggerIsCaught) {
   RunStages(/*misroute=*/false, {std::string(alerting::kAlertFired), std::string(alerting::kAlertRouted),
-                                 std::string(alerting::kIncidentOpened), std::string(alerting::kIncidentResolved)});
+                                 std::string(alerting::kIncidentOpened), std::string(alerting::kIncidentResolved)},
+            {{std::string(alerting::kAlertFired), "never reached firing"}});
 }
 
 // Verdict: a seeded routing misconfiguration sends the alert to production instead of the test
@@ -215,7 +219,9 @@ TEST_F(StagesSuite, DISABLED_VerdictNoTriggerIsCaught) {
 TEST_F(StagesSuite, DISABLED_VerdictMisrouteIsCaught) {
   RunStages(/*misroute=*/true, {std::string(alerting::kAlertRouted), std::string(alerting::kIncidentOpened),
                                 std::string(alerting::kIncidentResolved),
-                                std::string(alerting::kProductionUntouched)});
+                                std::string(alerting::kProductionUntouched)},
+            {{std::string(alerting::kProductionUntouched), "receiver 'production'"},
+             {std::string(alerting::kAlertRouted), "although it fired"}});
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -109,7 +110,8 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
     metadata_.reset();
   }
 
-  void RunUpstream(const std::set<std::string>& must_be_red = {}) {
+  // `because`: what the seeded defect's gates must show (JudgeOptions::expected_red_because).
+  void RunUpstream(const std::set<std::string>& must_be_red = {}, std::map<std::string, std::string> because = {}) {
     const auto& p = config().params;
     const std::optional<std::set<std::string>> expected_red = ExpectedRedParam(must_be_red);
     if (!expected_red) return;
@@ -167,6 +169,7 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
 
     fixtures::JudgeOptions judge;
     judge.expected_red = *expected_red;
+    judge.expected_red_because = std::move(because);
     judge.suite_gates = [&](const fixtures::ScenarioOutcome& outcome) {
       std::vector<gates::GateResult> results;
       if (sampler_) sampler_->Stop();
@@ -178,7 +181,8 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
           stress::BreakerObservation o{.state = sampler_->Series(kBreakerState),
                                        .dead_from_ns = static_cast<std::int64_t>(spans.front().apply_ms * 1e6),
                                        .dead_to_ns = static_cast<std::int64_t>(spans.front().revert_ms * 1e6),
-                                       .timeline = &outcome.load.timeline};
+                                       .timeline = &outcome.load.timeline,
+                                       .coverage = sampler_->Coverage({std::string(kBreakerState)})};
           stress::BreakerBudgets budgets{.trip_within_seconds = p.GetDouble("trip_within_seconds"),
                                          .fail_fast_p99_ms = p.GetDouble("fail_fast_p99_ms"),
                                          .close_within_seconds = p.GetDouble("close_within_seconds")};
@@ -219,11 +223,18 @@ TEST_F(UpstreamSuite, DISABLED_UpstreamDeadThroughProxy) { RunUpstream(); }
 TEST_F(UpstreamSuite, DISABLED_PartialThroughProxy) { RunUpstream(); }
 
 // Verdicts: each seeded defect (params.defect) must turn its gate red.
-TEST_F(UpstreamSuite, DISABLED_VerdictBreakerDisabled) { RunUpstream({std::string(stress::kBreakerTrips)}); }
-TEST_F(UpstreamSuite, DISABLED_VerdictLongCooldown) { RunUpstream({std::string(stress::kBreakerCloses)}); }
+TEST_F(UpstreamSuite, DISABLED_VerdictBreakerDisabled) {
+  RunUpstream({std::string(stress::kBreakerTrips)}, {{std::string(stress::kBreakerTrips), "never left closed"}});
+}
+TEST_F(UpstreamSuite, DISABLED_VerdictLongCooldown) {
+  RunUpstream({std::string(stress::kBreakerCloses)}, {{std::string(stress::kBreakerCloses), "still not closed"}});
+}
 TEST_F(UpstreamSuite, DISABLED_VerdictDbLockEmpty) { RunUpstream({"slo-success-ratio"}); }
 TEST_F(UpstreamSuite, DISABLED_VerdictPartialRendersEmpty) { RunUpstream({"slo-success-ratio"}); }
-TEST_F(UpstreamSuite, DISABLED_VerdictCacheKeyWithoutChaosHeader) { RunUpstream({std::string(kCleanRequestsUnpoisoned)}); }
+TEST_F(UpstreamSuite, DISABLED_VerdictCacheKeyWithoutChaosHeader) {
+  RunUpstream({std::string(kCleanRequestsUnpoisoned)},
+              {{std::string(kCleanRequestsUnpoisoned), "without X-Chaos-Spec broke the body contract"}});
+}
 
 }  // namespace
 }  // namespace aftershock::suites
