@@ -19,17 +19,28 @@ const metrics::LoadTimeline& TimelineOf(const GateInputs& in) {
   return in.timeline != nullptr ? *in.timeline : kEmpty;
 }
 
+// "1.204 s without a success from 41.3 s": the outage as one duration, to the millisecond.
+std::string GapText(const SuccessGap& g) {
+  std::string text = FormatNumber(g.ms / 1000.0) + " s without a success";
+  if (g.start_ms >= 0) text += " from " + FormatNumber(g.start_ms / 1000.0) + " s";
+  return text;
+}
+
 GateResult JudgeLongestOutage(const metrics::LoadTimeline& timeline, const GateBudgets& budgets) {
   const Outage o = LongestOutage(timeline);
+  const SuccessGap g = LongestSuccessGap(timeline);
   GateResult r{std::string(kLongestOutage), D(o.seconds) <= budgets.max_outage_seconds, "",
                {{"longest_outage_seconds", D(o.seconds)},
                 {"longest_outage_first_second", static_cast<double>(o.first_second)},
                 {"max_outage_seconds", budgets.max_outage_seconds}}};
   r.Declare(FigureDirection::kLowerIsBetter, {"longest_outage_seconds"})
       .Declare(FigureDirection::kNeither, {"longest_outage_first_second", "max_outage_seconds"});
-  r.message = std::to_string(o.seconds) + " s";
+  // Whole seconds only: never a bare "0 s" standing for an outage that happened inside two seconds
+  // that each saw a success; the duration itself is p1-longest-gap's, and named here too.
+  r.message = std::to_string(o.seconds) + (o.seconds == 1 ? " whole second" : " whole seconds") + " without any success";
   if (o.seconds > 0) r.message += " from second " + std::to_string(o.first_second);
-  r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s)";
+  r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s); the outage to the ms: " + GapText(g) +
+               " (" + std::string(kLongestGap) + ")";
   return r;
 }
 
@@ -44,9 +55,7 @@ GateResult JudgeLongestGap(const metrics::LoadTimeline& timeline, const GateBudg
                {{"p1_longest_gap_ms", g.ms}, {"p1_longest_gap_start_ms", g.start_ms}, {"max_gap_seconds", budget}}};
   r.Declare(FigureDirection::kLowerIsBetter, {"p1_longest_gap_ms"})
       .Declare(FigureDirection::kNeither, {"p1_longest_gap_start_ms", "max_gap_seconds"});
-  r.message = FormatNumber(g.ms / 1000.0) + " s between successes";
-  if (g.start_ms >= 0) r.message += " from " + FormatNumber(g.start_ms / 1000.0) + " s";
-  r.message += " (budget " + FormatNumber(budget) + " s)";
+  r.message = GapText(g) + " (budget " + FormatNumber(budget) + " s)";
   return r;
 }
 

@@ -2,9 +2,12 @@
 // time to recover after each fault round, each against the scenario's budget (availability.h holds
 // the measurements). Registered in BuiltInGates() (gates.h).
 //
-//   p1-longest-outage       longest run of seconds with offered load and no success <= budget
-//   p1-longest-gap          longest time between consecutive successful completions (ms, including
-//                           the edges of offered load) <= max_gap_seconds
+//   p1-longest-gap          the outage as one duration: the longest time between consecutive
+//                           successful completions (ms, including the edges of offered load)
+//                           <= max_gap_seconds; the first P1 line of the report
+//   p1-longest-outage       longest run of whole seconds with offered load and no success <= budget;
+//                           its message names the ms duration too, so a 1.2 s stall spread over two
+//                           seconds never reads as "0 s" alone
 //   p1-unavailable-seconds  failure-equivalent seconds (sum of (failed + shed) / offered) <= budget
 //   time-to-recover         after each fault round, ms until success is stable again <= budget, from
 //                           the revert and, for a recovery inside the fault window, from the apply;

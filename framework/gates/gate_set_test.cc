@@ -25,8 +25,8 @@ GateResult Green(std::string message) { return MakeGateResult("", true, std::mov
 
 TEST(GateSetTest, BuiltInGatesKeepTheReportOrder) {
   const std::vector<std::string> expected = {
-      "traffic-served",         "ledger-not-empty",     "verification-decided", "p1-longest-outage",
-      "p1-longest-gap",         "p1-unavailable-seconds", "time-to-recover",    "latency-p99",
+      "traffic-served",         "ledger-not-empty",     "verification-decided", "p1-longest-gap",
+      "p1-longest-outage",         "p1-unavailable-seconds", "time-to-recover",    "latency-p99",
       "retry-amplification",    "p2-promise-stability",
       "p3-reverse-lookup",      "shed-outweighs-failures", "generator-limited", "fault-took-effect",
       "fault-lease-held"};

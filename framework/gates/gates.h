@@ -8,14 +8,14 @@
 //
 // Built-in gates, in report order (what each checks: availability_gates.h, latency_retry_gates.h,
 // promise_gates.h, guard_gates.h):
-//   traffic-served, ledger-not-empty, verification-decided, p1-longest-outage, p1-longest-gap,
+//   traffic-served, ledger-not-empty, verification-decided, p1-longest-gap, p1-longest-outage,
 //   p1-unavailable-seconds, time-to-recover, latency-p99, retry-amplification, p2-promise-stability,
 //   p3-reverse-lookup, shed-outweighs-failures, generator-limited, fault-took-effect, fault-lease-held
 //
 //   GateInputs in{.timeline = &timeline, .health = &health, .verification = &report,
 //                 .ledger_acknowledged = ledger.acknowledged(), .faults = faults, .budgets = budgets};
 //   std::vector<GateResult> results = EvaluateGates(in);   // == BuiltInGates().Evaluate(in)
-//   std::cout << FormatGateReport(results);   // "PASS p1-longest-outage: 2 s from second 41 (budget 30 s)"
+//   std::cout << FormatGateReport(results);   // "PASS p1-longest-gap: 2.4 s without a success from 41.3 s (budget 30 s)"
 //   EXPECT_TRUE(AllPassed(results));
 #ifndef AFTERSHOCK_FRAMEWORK_GATES_GATES_H_
 #define AFTERSHOCK_FRAMEWORK_GATES_GATES_H_

@@ -78,7 +78,7 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
   std::vector<std::string> names;
   for (const GateResult& r : results) names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"traffic-served", "ledger-not-empty", "verification-decided",
-                                             "p1-longest-outage", "p1-longest-gap", "p1-unavailable-seconds",
+                                             "p1-longest-gap", "p1-longest-outage", "p1-unavailable-seconds",
                                              "time-to-recover", "latency-p99", "retry-amplification",
                                              "p2-promise-stability",
                                              "p3-reverse-lookup", "shed-outweighs-failures", "generator-limited",
@@ -90,8 +90,9 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "PASS ledger-not-empty: 500 acknowledged, 500 of 500 sampled checked (0 errors, 0 unverified); "
             "indeterminate 4: 3 committed, 0 not, 1 unknown\n"
             "PASS verification-decided: exhaustive: 500 of 500 acknowledged promises verified; 0 undecided, budget 0 %\n"
-            "PASS p1-longest-outage: 1 s from second 10 (budget 5 s)\n"
-            "PASS p1-longest-gap: 1.01 s between successes from 9.99 s (budget 5 s)\n"
+            "PASS p1-longest-gap: 1.01 s without a success from 9.99 s (budget 5 s)\n"
+            "PASS p1-longest-outage: 1 whole second without any success from second 10 (budget 5 s); the outage to "
+            "the ms: 1.01 s without a success from 9.99 s (p1-longest-gap)\n"
             "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
             "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
             "PASS latency-p99: p99 5 ms <= 500 ms budget over 1860 successful calls (max 5 ms)\n"
@@ -238,7 +239,8 @@ TEST(GatesTest, LongestOutageRedOverBudget) {
   sc.timeline = MakeTimeline(s);
   const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "6 s from second 10 (budget 5 s)");
+  EXPECT_EQ(r.message, "6 whole seconds without any success from second 10 (budget 5 s); the outage to the ms: 6.01 s "
+                       "without a success from 9.99 s (p1-longest-gap)");
   EXPECT_EQ(Figure(r, "longest_outage_seconds"), 6);
   EXPECT_EQ(Figure(r, "longest_outage_first_second"), 10);
   EXPECT_EQ(Figure(r, "max_outage_seconds"), 5);
@@ -252,7 +254,8 @@ TEST(GatesTest, LongestOutageAtTheBudgetPasses) {
   sc.inputs.faults = {{"f", 10, 14}};
   const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_TRUE(r.passed);
-  EXPECT_EQ(r.message, "5 s from second 10 (budget 5 s)");
+  EXPECT_EQ(r.message, "5 whole seconds without any success from second 10 (budget 5 s); the outage to the ms: 5.01 s "
+                       "without a success from 9.99 s (p1-longest-gap)");
 }
 
 TEST(GatesTest, UnavailableSecondsRedWhenDegradationAddsUp) {
@@ -295,14 +298,14 @@ TEST(GatesTest, LongestGapRedOverItsBudgetWhichDefaultsToTheOutageBudget) {
   sc.timeline = MakeTimeline(s);
   GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 5 s)");
+  EXPECT_EQ(r.message, "6.01 s without a success from 9.99 s (budget 5 s)");
   EXPECT_NEAR(Figure(r, "p1_longest_gap_ms"), 6010, 0.01);
   EXPECT_NEAR(Figure(r, "p1_longest_gap_start_ms"), 9990, 0.01);
   EXPECT_EQ(Figure(r, "max_gap_seconds"), 5);  // unset: max_outage_seconds
   sc.inputs.budgets.max_gap_seconds = 6.5;
   r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_TRUE(r.passed) << r.message;
-  EXPECT_EQ(r.message, "6.01 s between successes from 9.99 s (budget 6.5 s)");
+  EXPECT_EQ(r.message, "6.01 s without a success from 9.99 s (budget 6.5 s)");
 }
 
 TEST(GatesTest, LongestGapRedOnASubSecondStallThatWholeSecondsCallNoOutage) {
@@ -317,10 +320,13 @@ TEST(GatesTest, LongestGapRedOnASubSecondStallThatWholeSecondsCallNoOutage) {
   sc.inputs.budgets.max_gap_seconds = 1;
   const std::vector<GateResult> results = EvaluateGates(sc.inputs);
   EXPECT_TRUE(GateNamed(results, kLongestOutage).passed);
-  EXPECT_EQ(GateNamed(results, kLongestOutage).message, "0 s (budget 5 s)");
+  // The whole-second gate says whole seconds and names the duration: never a bare "0 s".
+  EXPECT_EQ(GateNamed(results, kLongestOutage).message,
+            "0 whole seconds without any success (budget 5 s); the outage to the ms: 1.31 s without a success from "
+            "10.49 s (p1-longest-gap)");
   const GateResult& r = GateNamed(results, kLongestGap);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "1.31 s between successes from 10.49 s (budget 1 s)");
+  EXPECT_EQ(r.message, "1.31 s without a success from 10.49 s (budget 1 s)");
 }
 
 TEST(GatesTest, LongestGapRedWhenTheServiceIsDeadAtTheEnd) {
@@ -331,7 +337,7 @@ TEST(GatesTest, LongestGapRedWhenTheServiceIsDeadAtTheEnd) {
   sc.inputs.faults = {};
   const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestGap);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "6 s between successes from 13.99 s (budget 5 s)");  // to the last arrival, 19.99 s
+  EXPECT_EQ(r.message, "6 s without a success from 13.99 s (budget 5 s)");  // to the last arrival, 19.99 s
 }
 
 TEST(GatesTest, TimeToRecoverInsideTheFaultWindowIsMeasuredFromTheApply) {
@@ -569,15 +575,17 @@ TEST(GatesTest, EveryViolationIsReportedTogether) {
   EXPECT_FALSE(AllPassed(results));
   const std::vector<std::string> reasons = FailureReasons(results);
   ASSERT_EQ(reasons.size(), 7u) << FormatGateReport(results);
-  EXPECT_EQ(reasons[0], "p1-longest-outage: 20 s from second 10 (budget 5 s)");
-  EXPECT_EQ(reasons[1], "p1-longest-gap: 20 s between successes from 9.99 s (budget 5 s)");
+  EXPECT_EQ(reasons[0], "p1-longest-gap: 20 s without a success from 9.99 s (budget 5 s)");
+  EXPECT_EQ(reasons[1], "p1-longest-outage: 20 whole seconds without any success from second 10 (budget 5 s); the "
+                        "outage to the ms: 20 s without a success from 9.99 s (p1-longest-gap)");
   EXPECT_EQ(reasons[2], "p1-unavailable-seconds: 20 s failure-equivalent (budget 10 s)");
   EXPECT_EQ(reasons[3].rfind("time-to-recover: primary-kill did not recover", 0), 0u) << reasons[3];
   EXPECT_EQ(reasons[4].rfind("p2-promise-stability: 1 promises changed", 0), 0u) << reasons[4];
   EXPECT_EQ(reasons[5].rfind("shed-outweighs-failures: shed 1900 >= failed 100:", 0), 0u) << reasons[5];
   EXPECT_EQ(reasons[6].rfind("generator-limited: generator-limited (cpu saturated)", 0), 0u) << reasons[6];
   const std::string report = FormatGateReport(results);
-  EXPECT_NE(report.find("FAIL p1-longest-outage: 20 s from second 10 (budget 5 s)\n"), std::string::npos);
+  EXPECT_NE(report.find("FAIL p1-longest-gap: 20 s without a success from 9.99 s (budget 5 s)\nFAIL p1-longest-outage: "),
+            std::string::npos);
   EXPECT_NE(report.find("PASS traffic-served:"), std::string::npos);
 }
 
