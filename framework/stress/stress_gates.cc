@@ -218,11 +218,21 @@ GateResult NoHangGate(const CallLog& log, const NoHangOptions& o) {
   if (o.hang_bound.count() <= 0) throw std::invalid_argument("no-hang: hang_bound must be > 0");
   const double bound_s = static_cast<double>(o.hang_bound.count()) / 1e3;
   const double deadline_s = static_cast<double>(o.call_deadline.count()) / 1e3;
-  if (o.call_deadline <= o.hang_bound) {
-    return Red(kNoHang, "a hang past " + Num(bound_s) + " s cannot be observed: the call deadline (" + Num(deadline_s) +
-                            " s) cuts every call before it; set the deadline above the hang bound");
+  if (o.probes && o.probes->hang_bound != o.hang_bound) {
+    throw std::invalid_argument("no-hang: the probes watched for " + std::to_string(o.probes->hang_bound.count()) +
+                                " ms hangs, the gate's bound is " + std::to_string(o.hang_bound.count()) + " ms");
   }
-  if (log.records.empty() && log.dropped == 0) {
+  if (o.call_deadline <= o.hang_bound && !o.probes) {
+    return Red(kNoHang, "a hang past " + Num(bound_s) + " s cannot be observed: the call deadline (" + Num(deadline_s) +
+                            " s) cuts every call before it; set the deadline above the hang bound, or watch with "
+                            "a HangProbe");
+  }
+  if (o.probes && o.probes->probes == 0) {
+    return Red(kNoHang, "the hang probe completed no call: nothing watched for hangs past " + Num(bound_s) + " s" +
+                            (o.probes->last_error.empty() ? "" : " (last error: " + o.probes->last_error + ")"),
+               {{"no_hang_probes", 0}});
+  }
+  if (log.records.empty() && log.dropped == 0 && !o.probes) {
     return gates::NotApplicable(std::string(kNoHang), "no call was recorded");
   }
   const std::int64_t bound_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(o.hang_bound).count();
@@ -236,13 +246,31 @@ GateResult NoHangGate(const CallLog& log, const NoHangOptions& o) {
   std::vector<std::pair<std::string, double>> figures = {{"no_hang_max_latency_seconds", max_s},
                                                          {"no_hang_over_bound", static_cast<double>(hung.count)}};
   const std::string calls = std::to_string(log.records.size() + log.dropped) + " calls";
-  if (hung.count > 0 || max_ns > bound_ns) {
+  std::string probes_text;
+  bool probe_hung = false;
+  if (o.probes) {
+    const HangProbeResult& p = *o.probes;
+    const double probe_max_s = static_cast<double>(p.max_latency_ns) / 1e9;
+    figures.push_back({"no_hang_probes", static_cast<double>(p.probes)});
+    figures.push_back({"no_hang_probes_hung", static_cast<double>(p.hung)});
+    figures.push_back({"no_hang_probe_max_latency_seconds", probe_max_s});
+    probe_hung = p.hung > 0;
+    probes_text = "; probes: " + std::to_string(p.hung) + " of " + std::to_string(p.probes) + " took longer than " +
+                  Num(bound_s) + " s (longest " + Num(probe_max_s) + " s";
+    if (!p.hung_at_seconds.empty()) {
+      std::vector<std::string> at;
+      for (double t : p.hung_at_seconds) at.push_back(Num(t) + " s");
+      probes_text += "; started at " + Join(at, ", ");
+    }
+    probes_text += ")";
+  }
+  if (hung.count > 0 || max_ns > bound_ns || probe_hung) {
     std::string message = hung.Text() + " (of " + calls + "; longest " + Num(max_s) + " s)";
     if (log.dropped > 0) message += "; the count covers the " + std::to_string(log.records.size()) + " calls kept";
-    return Red(kNoHang, message, std::move(figures));
+    return Red(kNoHang, message + probes_text, std::move(figures));
   }
   return Green(kNoHang, "the longest of " + calls + " took " + Num(max_s) + " s (bound " + Num(bound_s) +
-                            " s, call deadline " + Num(deadline_s) + " s)",
+                            " s, call deadline " + Num(deadline_s) + " s)" + probes_text,
                std::move(figures));
 }
 

@@ -8,14 +8,17 @@
 //                         in-flight ceiling filling up because the target queued) is a violation,
 //                         counted by kind with its first examples (INV-STRESS-01)
 //   shed-latency          p99 of shed responses, measured from the actual send, <= budget (1.5 ms)
-//   no-hang               no request took longer than the hang bound (30 s); red with the reason when
-//                         the call deadline does not exceed the bound (a hang could not be seen)
+//   no-hang               no request took longer than the hang bound (30 s), the load's calls and the
+//                         probes of a HangProbe (hang_probe.h) alike; red with the reason when the call
+//                         deadline does not exceed the bound and no probe watched (a hang could not be
+//                         seen); red when the probes never completed a call
 //   target-alive          the target neither exited, was killed nor restarted, and answered at the end
 //   recovery-velocity     RecoveryClock from the drop to sustained health <= limit (60 s, INV-STRESS-02)
-//   downstream-isolation  sampled pool in_use / size never above 0.8 (INV-STRESS-03)
+//   downstream-isolation  sampled pool in_use / size never above 0.8 (INV-STRESS-03); red when the
+//                         pool was not seen (no sample, or too many failed scrapes)
 //
-// A gate with nothing to judge (no call in its window, no shed response to time, no pool sample) is
-// "not applicable", never PASS. A gate whose window the recorder could not keep whole (its memory
+// A gate with nothing to judge (no call in its window, no shed response to time) is "not
+// applicable", never PASS. A gate whose window the recorder could not keep whole (its memory
 // bound) is red with that reason: a part is never judged as the whole.
 //
 //   const CallLog log = recorder.Log();
@@ -41,6 +44,7 @@
 #include "framework/gates/gate_result.h"
 #include "framework/load/rate_profile.h"
 #include "framework/metrics/load_timeline.h"
+#include "framework/stress/hang_probe.h"
 #include "framework/stress/metric_sampler.h"
 #include "framework/stress/recovery_clock.h"
 #include "framework/stress/response_recorder.h"
@@ -87,7 +91,12 @@ gates::GateResult ShedLatencyGate(const CallLog& log, const ShedLatencyOptions& 
 
 struct NoHangOptions {
   std::chrono::milliseconds hang_bound{30000};   // the seed: no connection hanging > 30 s
-  std::chrono::milliseconds call_deadline{0};    // the runner's call deadline; required, must exceed the bound
+  // The runner's call deadline; required. Without probes it must exceed the bound (a call is cut at
+  // its deadline, so a hang past the bound would never be seen).
+  std::chrono::milliseconds call_deadline{0};
+  // What a HangProbe saw (hang_probe.h): with it, the load keeps its own deadline (below the bound)
+  // and the probes, whose deadline is past the bound, watch for hangs. Its hang_bound must be this one.
+  std::optional<HangProbeResult> probes{};
 };
 gates::GateResult NoHangGate(const CallLog& log, const NoHangOptions& options);
 

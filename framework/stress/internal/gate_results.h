@@ -26,6 +26,8 @@ inline gates::FigureDirection StressFigureDirection(std::string_view figure) {
       {"shed_latency_p99_ms", D::kLowerIsBetter},    {"shed_latency_max_ms", D::kLowerIsBetter},
       {"shed_latency_responses", D::kNeither},       {"no_hang_max_latency_seconds", D::kLowerIsBetter},
       {"no_hang_over_bound", D::kLowerIsBetter},     {"target_restarts", D::kLowerIsBetter},
+      {"no_hang_probes", D::kNeither},               {"no_hang_probes_hung", D::kLowerIsBetter},
+      {"no_hang_probe_max_latency_seconds", D::kLowerIsBetter},
       {"recovery_seconds", D::kLowerIsBetter},       {"recovery_limit_seconds", D::kNeither},
       // The pool's in-use share of its size: rising toward 1 is the failure (not "a ratio, higher").
       {"downstream_max_ratio", D::kLowerIsBetter},   {"downstream_samples", D::kNeither},
