@@ -86,6 +86,10 @@ struct ScenarioConfig {
   // Non-empty: the scenario does not judge latency (`latency_not_judged: <reason>`, e.g. a failover's
   // successes after retries take up to the deadline by design); the latency-p99 gate reads N/A with it.
   std::string latency_not_judged;
+  // `faults_required: true`: the scenario exists to inject faults, so a fault plan that comes out
+  // empty (e.g. computed from knobs that leave no room for a burst) fails it before the load
+  // (scenario::ScenarioPlan::faults_required), whatever the suite asks.
+  bool faults_required = false;
   // >= 0, gate retry-amplification: the retry policy's extra attempts per offered call; built-in
   // default 0.05. Retries hide first-attempt failures from the final outcome; this budget bounds them.
   double max_retries_per_call = 0.05;

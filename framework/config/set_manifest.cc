@@ -52,7 +52,7 @@ std::vector<std::string> KnobNames() {
 
 std::vector<std::string> ScenarioKeys() {
   std::vector<std::string> keys = {"name", "test", "description", "profile", "params", "env", "stop_conditions", "slo",
-                                   "availability_not_judged", "latency_not_judged"};
+                                   "availability_not_judged", "latency_not_judged", "faults_required"};
   for (const std::string& knob : KnobNames()) keys.push_back(knob);
   return keys;
 }
@@ -245,6 +245,13 @@ class ManifestParser {
                                  "latency (e.g. \"a failover's successes after retries take up to the deadline\")");
       }
       line_of_latency_not_judged_ = entry->line;
+    }
+    if (const MapEntry* entry = map.Find("faults_required")) {
+      const std::string text = internal::ScalarText(path_, *entry, "true or false");
+      if (text != "true" && text != "false") {
+        Fail(path_, entry->line, "key 'faults_required': '" + text + "' is not true or false");
+      }
+      config.faults_required = text == "true";
     }
     const KnobSettings overrides = ReadKnobs(path_, map);
     std::optional<std::vector<load::StageSpec>> profile;

@@ -112,7 +112,7 @@ TEST(SetManifestTest, UnknownKeyInScenarioNamesLineAndKnownKeys) {
   const std::string error = ErrorOf(Manifest(std::string(kBaseline) + "    load_secnds: 10\n"));
   EXPECT_THAT(error, StartsWith("manifests/sets/pr.yaml:18: key 'load_secnds' is not known (known: name, test, "
                                 "description, profile, params, env, stop_conditions, slo, availability_not_judged, "
-                                "latency_not_judged, rate_per_second, load_seconds,"));
+                                "latency_not_judged, faults_required, rate_per_second, load_seconds,"));
   EXPECT_THAT(error, HasSubstr("timeout_seconds, max_undecided_ratio, converge_timeout_seconds, "
                                "dispatch_coalesce_seconds, max_dispatch_lag_seconds, dispatch_wake_slice_seconds, "
                                "max_latency_p99_seconds, max_retries_per_call); did you mean "
@@ -317,6 +317,16 @@ TEST(SetManifestTest, EveryScenarioDeclaresALatencyBudgetOrSaysWhyNot) {
   EXPECT_THAT(ErrorOf(Manifest(std::string(kBaseline) + "    max_latency_p99_seconds: 2s\n")),
               HasSubstr("scenario 'baseline': key 'max_latency_p99_seconds' (2 s) is not below the call deadline "
                         "(2 s): no successful call can take longer, so the budget cannot fail"));
+}
+
+TEST(SetManifestTest, FaultsRequiredIsAFlagOfTheScenario) {
+  EXPECT_FALSE(ParseSetManifest(Manifest(kBaseline), kPath, Environment::FromMap({})).scenarios[0].faults_required);
+  EXPECT_TRUE(ParseSetManifest(Manifest(std::string(kBaseline) + "    faults_required: true\n"), kPath,
+                               Environment::FromMap({}))
+                  .scenarios[0]
+                  .faults_required);
+  EXPECT_EQ(ErrorOf(Manifest(std::string(kBaseline) + "    faults_required: yes\n")),
+            "manifests/sets/pr.yaml:18: key 'faults_required': 'yes' is not true or false");
 }
 
 TEST(SetManifestTest, TheRetryBudgetDefaultsToFivePercentAndIsValidated) {

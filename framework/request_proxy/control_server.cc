@@ -109,6 +109,11 @@ class ControlServer::Impl {
       if (target == "/rules" && method == http::verb::delete_) {
         return Reply(request, http::status::ok, Json{{"cleared", rules_->ClearAll()}});
       }
+      if (target == "/leases" && method == http::verb::get) {
+        const LeaseExpiries e = rules_->Expiries();
+        return Reply(request, http::status::ok,
+                     Json{{"expiries", e.count}, {"last_expiry_unix_ms", e.last_unix_ms}, {"last_expiry", e.last}});
+      }
       if (target == "/listeners" && method == http::verb::get) {
         return Reply(request, http::status::ok, options_.listeners);
       }

@@ -6,6 +6,7 @@
 //   DELETE /rules        -> 200 {"cleared": <how many>}
 //   GET    /rules        -> 200 {"rules": [{...rule..., "matched": n, "fired": n, "expires_in_ms": n}]}
 //   GET    /listeners    -> 200 the `listeners` object given at construction ({"http": "127.0.0.1:N", ...})
+//   GET    /leases       -> 200 {"expiries": n, "last_expiry_unix_ms": t, "last_expiry": "rule 'x' ... expired: ..."}
 //
 //   auto rules = std::make_shared<RuleTable>();
 //   ControlServer control(rules, {.listen = "127.0.0.1:0"});

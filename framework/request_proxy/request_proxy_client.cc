@@ -1,5 +1,6 @@
 #include "framework/request_proxy/request_proxy_client.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "framework/net/http_exchange.h"
@@ -67,5 +68,16 @@ std::optional<RuleStatus> RequestProxyClient::FindRule(const std::string& id) {
 }
 
 Json RequestProxyClient::Listeners() { return Call("GET", "/listeners", "", false, nullptr); }
+
+LeaseExpiries RequestProxyClient::Expiries() {
+  const Json j = Call("GET", "/leases", "", false, nullptr);
+  try {
+    return LeaseExpiries{.count = j.at("expiries").get<std::uint64_t>(),
+                         .last_unix_ms = j.at("last_expiry_unix_ms").get<std::int64_t>(),
+                         .last = j.at("last_expiry").get<std::string>()};
+  } catch (const Json::exception& e) {
+    throw std::runtime_error("request proxy GET /leases: unexpected answer " + j.dump() + " (" + e.what() + ")");
+  }
+}
 
 }  // namespace aftershock::request_proxy

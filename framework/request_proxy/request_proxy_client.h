@@ -37,6 +37,7 @@ class RequestProxyClient {
   std::vector<RuleStatus> ListRules();
   std::optional<RuleStatus> FindRule(const std::string& id);
   nlohmann::json Listeners();                 // {"http": "127.0.0.1:N", "grpc": ...}
+  LeaseExpiries Expiries();                   // the rule leases that ran out (GET /leases)
 
   const std::string& host() const { return host_; }
   int port() const { return port_; }

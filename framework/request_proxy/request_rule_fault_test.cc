@@ -61,6 +61,10 @@ TEST(RequestRuleFaultTest, RenewsItsLeaseWhileAppliedAndTheLeaseDropsItAfterward
   EXPECT_EQ(rules->size(), 1u);
   std::this_thread::sleep_for(400ms);
   EXPECT_EQ(rules->size(), 0u);
+  // ... and the proxy counts it, where a scenario reads it (GET /leases): fault-lease-held.
+  const LeaseExpiries e = RequestProxyClient("127.0.0.1", control.port()).Expiries();
+  EXPECT_EQ(e.count, 1u);
+  EXPECT_THAT(e.last, HasSubstr("rule 'search-503' on /search expired: its 200 ms lease was not renewed"));
 }
 
 TEST(RequestRuleFaultTest, SchedulerStoppedEarlyLeavesNoRule) {

@@ -286,7 +286,22 @@ std::size_t RuleTable::size() {
 }
 
 void RuleTable::DropExpiredLocked(std::chrono::steady_clock::time_point now) {
-  std::erase_if(entries_, [&](const Entry& e) { return e.expires_at <= now; });
+  std::erase_if(entries_, [&](const Entry& e) {
+    if (e.expires_at > now) return false;
+    ++expiries_.count;
+    expiries_.last_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch() - (now - e.expires_at))
+                                 .count();
+    expiries_.last = "rule '" + e.rule.id + "' on " + e.rule.route + " expired: its " +
+                     std::to_string(e.rule.ttl.count()) + " ms lease was not renewed";
+    return true;
+  });
+}
+
+LeaseExpiries RuleTable::Expiries() {
+  std::lock_guard<std::mutex> lock(mu_);
+  DropExpiredLocked(std::chrono::steady_clock::now());
+  return expiries_;
 }
 
 }  // namespace aftershock::request_proxy

@@ -95,6 +95,14 @@ struct RuleStatus {
 nlohmann::json RuleStatusListToJson(const std::vector<RuleStatus>& rules);  // {"rules":[{...,"matched","fired"}]}
 std::vector<RuleStatus> RuleStatusListFromJson(const nlohmann::json& json);
 
+// The rules whose lease ran out (not renewed within its ttl, so the proxy stopped applying them):
+// the fault they made was reverted mid-run by the proxy, not by the test (fault-lease-held).
+struct LeaseExpiries {
+  std::uint64_t count = 0;
+  std::int64_t last_unix_ms = 0;  // 0: none yet
+  std::string last{};             // "rule 'x' (503 on /api) expired: its 30000 ms lease was not renewed"
+};
+
 class RuleTable {
  public:
   using Rng = std::function<double()>;  // uniform in [0, 1); called under the table's lock
@@ -116,6 +124,8 @@ class RuleTable {
   // Every rule with its counters, in order. Drops expired rules first.
   std::vector<RuleStatus> List();
   std::size_t size();
+  // Every lease that ran out since the table was made (counted when noticed, at the latest here).
+  LeaseExpiries Expiries();
 
  private:
   struct Entry {
@@ -129,6 +139,7 @@ class RuleTable {
   std::mutex mu_;
   Rng rng_;
   std::vector<Entry> entries_;
+  LeaseExpiries expiries_;
 };
 
 // True when `route` (a rule's) matches `path`: a prefix match on the path without its query.

@@ -168,9 +168,30 @@ TEST(RuleTableTest, LeaseExpiryDropsTheRule) {
   table.Set(r);
   ASSERT_EQ(table.List().size(), 1u);
   EXPECT_TRUE(table.List().at(0).expires_in.has_value());
+  EXPECT_EQ(table.Expiries().count, 0u);
   std::this_thread::sleep_for(200ms);
   EXPECT_EQ(table.List().size(), 0u);
   EXPECT_FALSE(table.Match(Protocol::kHttp, "/search"));
+  // The expiry is counted, once: the proxy reverted a fault nobody asked it to.
+  const LeaseExpiries e = table.Expiries();
+  EXPECT_EQ(e.count, 1u);
+  EXPECT_GT(e.last_unix_ms, 0);
+  EXPECT_NE(e.last.find("expired: its 100 ms lease was not renewed"), std::string::npos) << e.last;
+  EXPECT_EQ(table.Expiries().count, 1u);
+}
+
+TEST(RuleTableTest, ARenewedLeaseAndAClearedRuleAreNoExpiry) {
+  RuleTable table(RuleTable::SeededRng(1));
+  RequestRule r = Rule();
+  r.ttl = 150ms;
+  table.Set(r);
+  std::this_thread::sleep_for(100ms);
+  table.Set(r);  // renewed
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(table.size(), 1u);
+  EXPECT_TRUE(table.Clear(r.id));
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(table.Expiries().count, 0u);
 }
 
 }  // namespace

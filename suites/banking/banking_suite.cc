@@ -18,7 +18,10 @@
 // manifest's `expected_red` lists every gate the defect turns red here and must include them.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -37,10 +40,12 @@
 #include "framework/gtest/flags.h"
 #include "framework/gtest/interrupt.h"
 #include "framework/ledger/promise_ledger.h"
+#include "framework/load/http_client.h"
 #include "framework/load/open_model_runner.h"
 #include "framework/load/rate_profile.h"
 #include "framework/process/fd_limit.h"
 #include "framework/safety/host_signals.h"
+#include "framework/stress/hang_probe.h"
 #include "framework/stress/metric_sampler.h"
 #include "framework/stress/response_recorder.h"
 #include "framework/stress/step_analysis.h"
@@ -53,6 +58,7 @@ constexpr char kPlateau[] = "plateau";
 constexpr char kBreakpoint[] = "breakpoint";
 constexpr char kPoolInUse[] = "gateway_db_pool_in_use";
 constexpr char kPoolSize[] = "gateway_db_pool_size";
+constexpr std::chrono::milliseconds kHangBound{30000};  // the seed: no connection hangs > 30 s
 
 bool HasStage(const load::RateProfile& profile, const std::string& name) {
   return std::any_of(profile.stages().begin(), profile.stages().end(), [&](const auto& s) { return s.name == name; });
@@ -89,6 +95,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
   }
 
   void TearDownSystem() override {
+    hang_probe_.reset();
     sampler_.reset();
     if (host_) host_->Stop();
     host_.reset();
@@ -114,6 +121,21 @@ class BankingSuite : public fixtures::ResilienceScenario {
     // The recorder and the pool sampler live on the run's clock, made when the workload is.
     target_options.make_observer = [this, recorder_options, address](const RunClock& clock) {
       recorder_ = std::make_shared<stress::ResponseRecorder>(clock, recorder_options);
+      // no-hang without the load's deadline: a payment POSTed once a second through the same queue,
+      // with a deadline past the 30 s bound, while the load keeps its own (docs/banking.md).
+      if (config().call_deadline_seconds * 1000 <= static_cast<double>(kHangBound.count())) {
+        hang_probe_ = std::make_unique<stress::HangProbe>(
+            [address, n = std::make_shared<std::atomic<int>>(0)](std::chrono::milliseconds deadline) {
+              const std::string key = "hang-probe-" + std::to_string(::getpid()) + "-" + std::to_string(++*n);
+              load::HttpFetch(address,
+                              {.method = "POST",
+                               .target = "/payments",
+                               .headers = {{"Idempotency-Key", key}, {"Content-Type", "application/json"}},
+                               .body = "{\"amount_cents\":100}"},
+                              deadline);
+            },
+            stress::HangProbeOptions{.hang_bound = kHangBound}, clock);
+      }
       sampler_ = std::make_unique<stress::MetricSampler>(
           stress::MetricSamplerOptions{.target = address, .selectors = {kPoolInUse, kPoolSize}}, clock);
       auto recorder = recorder_;
@@ -149,6 +171,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
     std::vector<gates::GateResult> results;
     if (!recorder_ || !sampler_) return results;  // the run never started its workload
     sampler_->Stop();
+    if (hang_probe_) hang_probe_->Stop();
     const stress::CallLog log = recorder_->Log();
     const auto deadline = std::chrono::milliseconds(static_cast<long long>(config().call_deadline_seconds * 1000));
     if (HasStage(profile, kBreakpoint)) ReportBreakpoint(outcome, profile);
@@ -170,7 +193,10 @@ class BankingSuite : public fixtures::ResilienceScenario {
       recovery.limit_seconds = p.GetDuration("recovery_limit_seconds");
       results.push_back(stress::RecoveryVelocityGate(log, recovery));
     }
-    results.push_back(stress::NoHangGate(log, {.call_deadline = deadline}));
+    results.push_back(stress::NoHangGate(
+        log, {.hang_bound = kHangBound,
+              .call_deadline = deadline,
+              .probes = hang_probe_ ? std::optional<stress::HangProbeResult>(hang_probe_->result()) : std::nullopt}));
     results.push_back(stress::TargetAliveGate([this] {
       stress::TargetLiveness l;
       l.observed = true;
@@ -270,6 +296,7 @@ class BankingSuite : public fixtures::ResilienceScenario {
   std::unique_ptr<safety::HostSignals> host_;
   std::shared_ptr<stress::ResponseRecorder> recorder_;
   std::unique_ptr<stress::MetricSampler> sampler_;
+  std::unique_ptr<stress::HangProbe> hang_probe_;
   std::string breakpoint_text_;  // set by ReportBreakpoint, appended to the stage report after the run
   std::optional<stress::BreakpointReport> breakpoint_;  // set by ReportBreakpoint, drawn as a curve
 };

@@ -103,6 +103,17 @@ class UpstreamSuite : public fixtures::ResilienceScenario {
          .log_path = (Artifacts() / "discovery.log").string()}));
   }
 
+  // The proxy's rule leases: one that ran out mid-run means the proxy reverted the fault early, and
+  // fault-lease-held turns red (the run did not test what it planned).
+  std::vector<scenario::FaultLeaseWatch> FaultLeaseWatches() override {
+    if (!proxy_) return {};
+    return {{.lease = "request proxy", .read = [client = proxy_->client()]() mutable {
+               const request_proxy::LeaseExpiries e = client.Expiries();
+               return scenario::FaultLeaseReading{
+                   .expiries = e.count, .last_expiry_unix_ms = e.last_unix_ms, .last_expiry = e.last};
+             }}};
+  }
+
   void TearDownSystem() override {
     sampler_.reset();
     discovery_.reset();
