@@ -39,7 +39,7 @@ GateResult JudgeLongestOutage(const metrics::LoadTimeline& timeline, const GateB
   // that each saw a success; the duration itself is p1-longest-gap's, and named here too.
   r.message = std::to_string(o.seconds) + (o.seconds == 1 ? " whole second" : " whole seconds") + " without any success";
   if (o.seconds > 0) r.message += " from second " + std::to_string(o.first_second);
-  r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s); the outage to the ms: " + GapText(g) +
+  r.message += " (budget " + FormatNumber(budgets.max_outage_seconds) + " s); the longest gap to the ms: " + GapText(g) +
                " (" + std::string(kLongestGap) + ")";
   return r;
 }

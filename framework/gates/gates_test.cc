@@ -91,7 +91,7 @@ TEST(GatesTest, GreenRunPassesEveryGateInOrder) {
             "indeterminate 4: 3 committed, 0 not, 1 unknown\n"
             "PASS verification-decided: exhaustive: 500 of 500 acknowledged promises verified; 0 undecided, budget 0 %\n"
             "PASS p1-longest-gap: 1.01 s without a success from 9.99 s (budget 5 s)\n"
-            "PASS p1-longest-outage: 1 whole second without any success from second 10 (budget 5 s); the outage to "
+            "PASS p1-longest-outage: 1 whole second without any success from second 10 (budget 5 s); the longest gap to "
             "the ms: 1.01 s without a success from 9.99 s (p1-longest-gap)\n"
             "PASS p1-unavailable-seconds: 1.4 s failure-equivalent (budget 10 s)\n"
             "PASS time-to-recover: primary-kill 2 s (budget 5 s to 3 s in a row at >= 99% ok)\n"
@@ -239,7 +239,7 @@ TEST(GatesTest, LongestOutageRedOverBudget) {
   sc.timeline = MakeTimeline(s);
   const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_FALSE(r.passed);
-  EXPECT_EQ(r.message, "6 whole seconds without any success from second 10 (budget 5 s); the outage to the ms: 6.01 s "
+  EXPECT_EQ(r.message, "6 whole seconds without any success from second 10 (budget 5 s); the longest gap to the ms: 6.01 s "
                        "without a success from 9.99 s (p1-longest-gap)");
   EXPECT_EQ(Figure(r, "longest_outage_seconds"), 6);
   EXPECT_EQ(Figure(r, "longest_outage_first_second"), 10);
@@ -254,7 +254,7 @@ TEST(GatesTest, LongestOutageAtTheBudgetPasses) {
   sc.inputs.faults = {{"f", 10, 14}};
   const GateResult r = GateNamed(EvaluateGates(sc.inputs), kLongestOutage);
   EXPECT_TRUE(r.passed);
-  EXPECT_EQ(r.message, "5 whole seconds without any success from second 10 (budget 5 s); the outage to the ms: 5.01 s "
+  EXPECT_EQ(r.message, "5 whole seconds without any success from second 10 (budget 5 s); the longest gap to the ms: 5.01 s "
                        "without a success from 9.99 s (p1-longest-gap)");
 }
 
@@ -322,7 +322,7 @@ TEST(GatesTest, LongestGapRedOnASubSecondStallThatWholeSecondsCallNoOutage) {
   EXPECT_TRUE(GateNamed(results, kLongestOutage).passed);
   // The whole-second gate says whole seconds and names the duration: never a bare "0 s".
   EXPECT_EQ(GateNamed(results, kLongestOutage).message,
-            "0 whole seconds without any success (budget 5 s); the outage to the ms: 1.31 s without a success from "
+            "0 whole seconds without any success (budget 5 s); the longest gap to the ms: 1.31 s without a success from "
             "10.49 s (p1-longest-gap)");
   const GateResult& r = GateNamed(results, kLongestGap);
   EXPECT_FALSE(r.passed);
@@ -577,7 +577,7 @@ TEST(GatesTest, EveryViolationIsReportedTogether) {
   ASSERT_EQ(reasons.size(), 7u) << FormatGateReport(results);
   EXPECT_EQ(reasons[0], "p1-longest-gap: 20 s without a success from 9.99 s (budget 5 s)");
   EXPECT_EQ(reasons[1], "p1-longest-outage: 20 whole seconds without any success from second 10 (budget 5 s); the "
-                        "outage to the ms: 20 s without a success from 9.99 s (p1-longest-gap)");
+                        "longest gap to the ms: 20 s without a success from 9.99 s (p1-longest-gap)");
   EXPECT_EQ(reasons[2], "p1-unavailable-seconds: 20 s failure-equivalent (budget 10 s)");
   EXPECT_EQ(reasons[3].rfind("time-to-recover: primary-kill did not recover", 0), 0u) << reasons[3];
   EXPECT_EQ(reasons[4].rfind("p2-promise-stability: 1 promises changed", 0), 0u) << reasons[4];

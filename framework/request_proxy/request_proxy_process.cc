@@ -1,6 +1,8 @@
 #include "framework/request_proxy/request_proxy_process.h"
 
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "framework/net/loopback.h"
@@ -24,6 +26,10 @@ RequestProxyProcess RequestProxyProcess::Start(const RequestProxyProcessOptions&
   }
   const std::string port_file = options.scratch_dir + "/request-proxy.port";
   const std::string log_path = options.scratch_dir + "/request-proxy.log";
+  // A scratch folder that is kept (a scenario's artifacts) still holds the last run's port file: read
+  // before the new proxy writes its own, it names a port nobody listens on any more.
+  std::error_code ignored;
+  std::filesystem::remove(port_file, ignored);
   process::ChildOptions child;
   child.program = options.program;
   child.log_path = log_path;

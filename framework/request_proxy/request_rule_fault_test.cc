@@ -102,6 +102,13 @@ TEST(RequestProxyProgramTest, ServesRulesAndExitsCleanlyOnSigterm) {
   const int control_port = proxy.control_port();
   EXPECT_EQ(proxy.Stop(), 0);  // SIGTERM: clears the rules, stops, exits 0
   EXPECT_FALSE(net::HttpExchange({.port = control_port, .target = "/rules"}, 500ms).answered());
+  // The same scratch folder again (a scenario's kept artifacts): the last run's port file is not
+  // taken for the new proxy's.
+  RequestProxyProcess again = RequestProxyProcess::Start(
+      {.program = AFTERSHOCK_REQUEST_PROXY_PATH, .http_upstream = upstream.address(), .scratch_dir = scratch.path(),
+       .seed = 7});
+  EXPECT_EQ(internal::TestHttpClient(again.http_port()).Get("/search").body(), "hello");
+  EXPECT_EQ(again.Stop(), 0);
 }
 
 TEST(RequestProxyProgramTest, BadFlagsExitWithAnError) {

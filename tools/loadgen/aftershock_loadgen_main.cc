@@ -26,6 +26,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -114,6 +115,44 @@ double Positive(const std::map<std::string, std::string>& flags, const std::stri
     throw FlagError("--" + name + ": expected a number > 0, got '" + it->second + "'");
   }
   return v;
+}
+
+// The SLO gates' objectives from --slo_success_ratio=0.99 and --slo_latency=p99:800,p50:120 (bounds
+// in ms), the same objectives a manifest's `slo:` declares (framework/config/slo_spec.h).
+config::SloSpec SloFromFlags(const std::map<std::string, std::string>& flags) {
+  config::SloSpec slo;
+  slo.source = "aftershock-loadgen merge flags";
+  if (flags.count("slo_success_ratio")) {
+    const double ratio = Positive(flags, "slo_success_ratio", std::nullopt);
+    if (ratio > 1) throw FlagError("--slo_success_ratio: expected a ratio in (0, 1], got '" + flags.at("slo_success_ratio") + "'");
+    slo.success_ratio = ratio;
+  }
+  if (flags.count("slo_latency")) {
+    std::istringstream items(flags.at("slo_latency"));
+    for (std::string item; std::getline(items, item, ',');) {
+      const std::size_t colon = item.find(':');
+      double percentile = 0, ms = 0;
+      bool ok = item.size() > 1 && item[0] == 'p' && colon != std::string::npos;
+      if (ok) {
+        try {
+          std::size_t used = 0;
+          percentile = std::stod(item.substr(1, colon - 1), &used);
+          ok = used == colon - 1;
+          ms = std::stod(item.substr(colon + 1), &used);
+          ok = ok && used == item.size() - colon - 1;
+        } catch (const std::exception&) {
+          ok = false;
+        }
+      }
+      if (!ok || !(percentile > 0 && percentile <= 100) || !(ms > 0)) {
+        throw FlagError("--slo_latency: '" + item + "' is not pN:MS (e.g. p99:800: the 99th percentile within 800 ms)");
+      }
+      slo.latency.push_back({.label = item.substr(0, colon), .percentile = percentile, .max_seconds = ms / 1000});
+    }
+    std::sort(slo.latency.begin(), slo.latency.end(),
+              [](const auto& a, const auto& b) { return a.percentile < b.percentile; });
+  }
+  return slo;
 }
 
 // --name=true|false; absent is false.
@@ -252,7 +291,8 @@ int Run(int argc, char** argv) {
 int Merge(int argc, char** argv) {
   const auto flags =
       ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds",
-                              "max_latency_p99_seconds", "max_retries_per_call", "csv", "verify",
+                              "max_latency_p99_seconds", "max_retries_per_call", "slo_success_ratio",
+                              "slo_latency", "csv", "verify",
                               "allow_non_loopback", "target_address"});
   const std::filesystem::path dir = Required(flags, "dir");
   const int workers = Integer<int>(flags, "workers", std::nullopt, 1);
@@ -288,7 +328,9 @@ int Merge(int argc, char** argv) {
   const bool verify = Boolean(flags, "verify");
   if (flags.count("target_address") && !verify) throw FlagError("--target_address is for --verify=true");
   const bool allow_non_loopback = Boolean(flags, "allow_non_loopback");
-  const MergedRun run = MergeWorkerRun(dir, workers, budgets);
+  std::optional<config::SloSpec> slo;
+  if (flags.count("slo_success_ratio") || flags.count("slo_latency")) slo = SloFromFlags(flags);
+  const MergedRun run = MergeWorkerRun(dir, workers, budgets, slo);
   if (flags.count("csv")) {
     std::ofstream csv(flags.at("csv"));
     metrics::WriteLoadTimelineCsv(run.timeline, csv);

@@ -388,6 +388,57 @@ TEST(LoadgenTest, TheDispatchLagBarDecidesGeneratorLimited) {
   EXPECT_FALSE(green.merged.generator_limited) << green.report;
 }
 
+// The merged run judges the same SLO, latency and retry gates a single process does, on the merged
+// timeline (its histograms are exact).
+TEST(LoadgenTest, TheMergedRunJudgesTheSloLatencyAndRetryGates) {
+  const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-slo");
+  for (int k = 0; k < 2; ++k) {
+    metrics::LoadTimeline t(RunClock(Clock::time_point{}, 1'700'000'000'000));
+    for (int s = 0; s < 3; ++s) {
+      metrics::SecondBucket& b = t.At(s);
+      b.offered = 100;
+      b.ok = 95;
+      b.failed = 5;
+      b.retries = k == 0 ? 30 : 0;  // one worker's calls were retried: 90 of 600 offered in all
+      b.first_attempt_failed = k == 0 ? 30 : 5;
+      b.latency.Record(300'000'000, 100);  // 300 ms each
+      b.ok_latency.Record(300'000'000, 95);
+      t.RecordOkCompletion(s * 1'000'000'000LL + 10);
+      t.RecordOkCompletion(s * 1'000'000'000LL + 900'000'000);
+    }
+    t.RecordOffered(0);
+    t.RecordOffered(2'990'000'000LL);
+    metrics::GeneratorHealth h;
+    h.scheduled = h.dispatched = 300;
+    h.offered_rate = h.achieved_rate = 100;
+    WriteWorkerFiles(dir.path(), {.worker = k, .workers = 2, .start_unix_ms = 0}, t, h);
+  }
+  gates::GateBudgets budgets{.max_outage_seconds = 5, .max_unavailable_seconds = 10};
+  budgets.max_latency_p99_seconds = 0.5;
+  config::SloSpec slo;
+  slo.success_ratio = 0.99;  // 95 % were ok
+  slo.latency = {{.label = "p99", .percentile = 99, .max_seconds = 0.1}};  // 300 ms were measured
+  const MergedRun run = MergeWorkerRun(dir.path(), 2, budgets, slo);
+  ASSERT_NE(FindGate(run, "slo-success-ratio"), nullptr) << run.report;
+  EXPECT_FALSE(FindGate(run, "slo-success-ratio")->passed);
+  EXPECT_NE(FindGate(run, "slo-success-ratio")->message.find("success 95 % < 99 %"), std::string::npos) << run.report;
+  ASSERT_NE(FindGate(run, "slo-latency-p99"), nullptr);
+  EXPECT_FALSE(FindGate(run, "slo-latency-p99")->passed);
+  EXPECT_TRUE(FindGate(run, "latency-p99")->passed) << run.report;  // 300 ms under the 500 ms budget
+  EXPECT_FALSE(FindGate(run, "retry-amplification")->passed);      // 0.15 retries per call > 0.05
+  EXPECT_NE(FindGate(run, "retry-amplification")->message.find("0.15 retries per offered call"), std::string::npos)
+      << run.report;
+  EXPECT_FALSE(run.passed);
+  // Objectives it meets: green.
+  slo.success_ratio = 0.9;
+  slo.latency = {{.label = "p99", .percentile = 99, .max_seconds = 0.5}};
+  budgets.max_retries_per_call = 0.2;
+  const MergedRun green = MergeWorkerRun(dir.path(), 2, budgets, slo);
+  EXPECT_TRUE(FindGate(green, "slo-success-ratio")->passed) << green.report;
+  EXPECT_TRUE(FindGate(green, "slo-latency-p99")->passed) << green.report;
+  EXPECT_TRUE(FindGate(green, "retry-amplification")->passed) << green.report;
+}
+
 TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   const process::ScratchDir dir = process::ScratchDir::Create("aftershock-loadgen-flags");
   auto run = [&](std::vector<std::string> args) {
@@ -414,6 +465,12 @@ TEST(LoadgenTest, BadFlagsExitTwoNamingTheFlag) {
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--worker=1"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("unknown flag --worker"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--slo_latency=99:800"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--slo_latency: '99:800' is not pN:MS"), std::string::npos) << text;
+  std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--slo_success_ratio=1.5"});
+  EXPECT_EQ(code, 2);
+  EXPECT_NE(text.find("--slo_success_ratio: expected a ratio in (0, 1]"), std::string::npos) << text;
   std::tie(code, text) = run({"merge", "--dir=" + dir.path(), "--workers=1", "--verify=yes"});
   EXPECT_EQ(code, 2);
   EXPECT_NE(text.find("--verify: expected true or false, got 'yes'"), std::string::npos) << text;

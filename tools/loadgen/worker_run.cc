@@ -13,6 +13,7 @@
 #include "framework/gates/gate.h"
 #include "framework/gates/guard_gates.h"
 #include "framework/gates/latency_retry_gates.h"
+#include "framework/gates/slo_gates.h"
 
 namespace aftershock::loadgen {
 namespace {
@@ -179,7 +180,8 @@ void WriteWorkerFiles(const std::filesystem::path& dir, const metrics::TimelineF
                   [&](std::ostream& out) { metrics::WriteTimelineFile(timeline, header, out); });
 }
 
-MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const gates::GateBudgets& budgets) {
+MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const gates::GateBudgets& budgets,
+                         const std::optional<config::SloSpec>& slo) {
   MergedRun run;
   run.workers.resize(static_cast<std::size_t>(std::max(workers, 0)));
   std::optional<std::int64_t> start_unix_ms;
@@ -326,6 +328,7 @@ MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const ga
   inputs.budgets = budgets;
   run.gates.push_back(std::move(complete));
   for (gates::GateResult& r : set.Evaluate(inputs)) run.gates.push_back(std::move(r));
+  if (slo && !slo->empty()) gates::AppendGateResults(run.gates, gates::EvaluateSloGates(*slo, run.timeline));
   run.passed = gates::AllPassed(run.gates);
   run.report = gates::FormatGateReport(run.gates);
   return run;

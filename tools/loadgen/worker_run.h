@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/config/slo_spec.h"
 #include "framework/gates/availability.h"
 #include "framework/gates/gate_result.h"
 #include "framework/ledger/ledger_file.h"
@@ -73,7 +74,10 @@ struct MergedRun {
 
 // Reads the N workers' files in `dir`. Never throws for a bad worker file: it is a problem, and
 // the gate workers-complete is red.
-MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const gates::GateBudgets& budgets);
+// `slo`: the run's objectives (the same SLO gates a scenario's `slo:` makes, judged on the merged
+// timeline, whose histograms are exact).
+MergedRun MergeWorkerRun(const std::filesystem::path& dir, int workers, const gates::GateBudgets& budgets,
+                         const std::optional<config::SloSpec>& slo = std::nullopt);
 
 }  // namespace aftershock::loadgen
 
