@@ -291,7 +291,7 @@ int Run(int argc, char** argv) {
 int Merge(int argc, char** argv) {
   const auto flags =
       ParseFlags(argc, argv, {"dir", "workers", "logs", "max_outage_seconds", "max_unavailable_seconds",
-                              "max_latency_p99_seconds", "max_retries_per_call", "slo_success_ratio",
+                              "max_gap_seconds", "max_latency_p99_seconds", "max_retries_per_call", "slo_success_ratio",
                               "slo_latency", "csv", "verify",
                               "allow_non_loopback", "target_address"});
   const std::filesystem::path dir = Required(flags, "dir");
@@ -313,6 +313,7 @@ int Merge(int argc, char** argv) {
   gates::GateBudgets budgets;
   budgets.max_outage_seconds = Positive(flags, "max_outage_seconds", 5);
   budgets.max_unavailable_seconds = Positive(flags, "max_unavailable_seconds", 10);
+  if (flags.count("max_gap_seconds")) budgets.max_gap_seconds = Positive(flags, "max_gap_seconds", std::nullopt);
   if (flags.count("max_latency_p99_seconds")) {
     budgets.max_latency_p99_seconds = Positive(flags, "max_latency_p99_seconds", std::nullopt);
   }

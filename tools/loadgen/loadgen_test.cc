@@ -429,6 +429,14 @@ TEST(LoadgenTest, TheMergedRunJudgesTheSloLatencyAndRetryGates) {
   EXPECT_NE(FindGate(run, "retry-amplification")->message.find("0.15 retries per offered call"), std::string::npos)
       << run.report;
   EXPECT_FALSE(run.passed);
+  // The merged gap: each second's successes at .00000001 and .9 in both workers, so 0.1 s across each
+  // second boundary (exact: the merged first and last completions are min and max), and the 0.89 s
+  // inside each second, which across workers is an upper bound and says so.
+  const gates::GateResult* gap = FindGate(run, "p1-longest-gap");
+  ASSERT_NE(gap, nullptr) << run.report;
+  EXPECT_TRUE(gap->passed) << gap->message;
+  EXPECT_NE(gap->message.find("0.9 s without a success"), std::string::npos) << gap->message;
+  EXPECT_NE(gap->message.find("an upper bound"), std::string::npos) << gap->message;
   // Objectives it meets: green.
   slo.success_ratio = 0.9;
   slo.latency = {{.label = "p99", .percentile = 99, .max_seconds = 0.5}};
