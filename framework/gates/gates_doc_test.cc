@@ -1,6 +1,7 @@
-// docs/gates.md cannot drift from the code: every built-in gate has a row in its table of built-in
-// gates with a budget and default, a red test and a green test, and every test a row names exists
-// in the sources (TEST, TEST_F or TEST_P of that suite and name).
+// docs/gates.md and docs/stress.md cannot drift from the code: every built-in gate has a row in the
+// table of built-in gates with a budget and default, a red test and a green test, and every test any
+// gate table names (the built-in, alert-chain, stress and breaker gates) exists in the sources (TEST,
+// TEST_F or TEST_P of that suite and name).
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -98,14 +99,50 @@ TEST(GatesDocTest, EveryBuiltInGateHasARowWithItsBudgetARedTestAndAGreenTest) {
   }
 }
 
-TEST(GatesDocTest, EveryTestTheTableNamesExists) {
-  const std::map<std::string, Row> rows = BuiltInTable(Slurp(kSource / "docs" / "gates.md"));
+struct TestCells {
+  std::string gate, red_test, green_test;
+};
+
+// Every row of every table whose header ends in "| red test | green test |": its gate and the
+// tests in its last two cells. `tables` counts those tables.
+std::vector<TestCells> TestColumns(const std::string& doc, int* tables) {
+  std::vector<TestCells> rows;
+  *tables = 0;
+  std::istringstream lines(doc);
+  bool in_table = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| gate |", 0) == 0) {
+      const std::string tail = "| red test | green test |";
+      in_table = line.size() > tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0;
+      if (in_table) ++*tables;
+      continue;
+    }
+    if (!in_table || line.rfind("|---", 0) == 0) continue;
+    if (line.rfind("| `", 0) != 0) {
+      in_table = false;
+      continue;
+    }
+    const std::size_t last = line.rfind(" | ", line.size() - 3);
+    const std::size_t before = line.rfind(" | ", last - 1);
+    rows.push_back({line.substr(3, line.find('`', 3) - 3), Unquote(line.substr(before + 3, last - before - 3)),
+                    Unquote(line.substr(last + 3, line.size() - 2 - last - 3))});
+  }
+  return rows;
+}
+
+TEST(GatesDocTest, EveryTestTheTablesNameExists) {
   const std::set<std::string> tests = TestsInTheSources();
   ASSERT_GT(tests.size(), 100u);
-  for (const auto& [gate, row] : rows) {
-    for (const std::string& test : {row.red_test, row.green_test}) {
-      EXPECT_EQ(tests.count(test), 1u) << "docs/gates.md: gate '" << gate << "' names the test '" << test
-                                       << "', which is not a TEST, TEST_F or TEST_P in the sources";
+  // docs/gates.md: the built-in gates and the alert chain's; docs/stress.md: the stress and breaker gates.
+  for (const auto& [doc, expected_tables] : {std::pair<std::string, int>{"gates.md", 2}, {"stress.md", 2}}) {
+    int tables = 0;
+    const std::vector<TestCells> rows = TestColumns(Slurp(kSource / "docs" / doc), &tables);
+    EXPECT_EQ(tables, expected_tables) << "docs/" << doc << ": tables of gates with a red and a green test";
+    for (const TestCells& row : rows) {
+      for (const std::string& test : {row.red_test, row.green_test}) {
+        EXPECT_EQ(tests.count(test), 1u) << "docs/" << doc << ": gate '" << row.gate << "' names the test '" << test
+                                         << "', which is not a TEST, TEST_F or TEST_P in the sources";
+      }
     }
   }
 }
