@@ -58,7 +58,7 @@ constexpr char kPlateau[] = "plateau";
 constexpr char kBreakpoint[] = "breakpoint";
 constexpr char kPoolInUse[] = "gateway_db_pool_in_use";
 constexpr char kPoolSize[] = "gateway_db_pool_size";
-constexpr std::chrono::milliseconds kHangBound{30000};  // the seed: no connection hangs > 30 s
+constexpr std::chrono::milliseconds kHangBound{30000};  // the stress contract: no connection hangs > 30 s
 
 bool HasStage(const load::RateProfile& profile, const std::string& name) {
   return std::any_of(profile.stages().begin(), profile.stages().end(), [&](const auto& s) { return s.name == name; });
